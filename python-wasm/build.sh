@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# Builds Cove's CPython 3.11 for wasm32-wasi: a call-in reactor, pre-initialised with Wizer.
+#
+# Usage: python-wasm/build.sh [STEP ...]      (no step: all of them, in order)
+#
+# Steps, each idempotent (a stamp in $BUILD/stamps skips a finished step; `clean` removes them):
+#   toolchain  Debian's clang-16, lld-16, wasi-libc, compiler-rt for wasm32, and Wizer from npm
+#   sources    the pinned Debian source packages, verified by sha256, unpacked with Debian's patches
+#   sysroot    a private wasm32-wasi sysroot, so clang never sees the host's /usr/include
+#   zlib bzip2 xz sqlite   the C libraries CPython's zlib, bz2, lzma and sqlite3 modules need
+#   cpython    cross-builds libpython3.11.a for wasm32-wasi, using the host's python3.11 as build Python
+#   stdlib     the byte-compiled, deterministic stdlib zip (with the guest driver package)
+#   reactor    links the reactor: libpython + modules + driver/cove_driver.c (no _start)
+#   snapshot   Wizer pre-initialises the reactor into python.wasm
+#   install    copies the artifacts into runtime/cove/_interpreter/ and writes manifest.json
+#
+# Requires root only for the toolchain step (apt-get). Honours SOURCE_DATE_EPOCH (default: the
+# date of the pinned CPython Debian revision), so two builds give byte-identical artifacts.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BUILD=${COVE_WASM_BUILD:-$HERE/build}
+DIST=$HERE/../runtime/cove/_interpreter
+SRC=$BUILD/src
+SYSROOT=$BUILD/sysroot
+DEPS=$BUILD/deps
+STAMPS=$BUILD/stamps
+
+# Pinned versions. A version that the archive no longer serves fails the sources step loudly.
+PY_PKG=python3.11
+PY_VER=3.11.2-6+deb12u8
+ZLIB_VER=1:1.2.13.dfsg-1
+BZIP2_VER=1.0.8-5
+XZ_VER=5.4.1-1+deb12u2
+SQLITE_VER=3.40.1-2+deb12u2
+CLANG_VER=1:16.0.6-15~deb12u1
+WASI_LIBC_VER=0.0~git20220510.9886d3d-2
+TZDATA_VER=2026f-0+deb12u1
+WIZER_VER=10.0.0
+
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1767225600}
+export TZ=UTC LC_ALL=C.UTF-8 PYTHONHASHSEED=0
+
+CC_WASM="clang-16 --target=wasm32-wasi --sysroot=$SYSROOT"
+# -ffile-prefix-map keeps build paths out of the binary (reproducible across checkouts).
+CFLAGS_WASM="-O2 -g0 -ffile-prefix-map=$BUILD=/build -D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_GETPID -D_WASI_EMULATED_PROCESS_CLOCKS"
+JOBS=${JOBS:-$(nproc)}
+
+# Applies a patch once: skipped when it reverses cleanly (already applied), fatal when it fails.
+apply_patch() {
+    if patch -p1 -R --dry-run -s -f < "$1" >/dev/null 2>&1; then return; fi
+    patch -p1 -s -f < "$1"
+}
+
+log() { printf '\n== %s\n' "$*" >&2; }
+done_() { mkdir -p "$STAMPS"; touch "$STAMPS/$1"; }
+is_done() { [[ -f $STAMPS/$1 ]]; }
+
+step_toolchain() {
+    if ! command -v clang-16 >/dev/null || ! [[ -f /usr/lib/wasm32-wasi/libc.a ]] \
+        || ! [[ -f /usr/lib/llvm-16/lib/clang/16/lib/wasi/libclang_rt.builtins-wasm32.a ]]; then
+        apt-get update -q
+        apt-get install -y -q "clang-16=$CLANG_VER" "lld-16=$CLANG_VER" "wasi-libc=$WASI_LIBC_VER" \
+            "libclang-rt-16-dev-wasm32=$CLANG_VER" dpkg-dev
+    fi
+    if ! [[ -x $BUILD/wizer/node_modules/.bin/wizer ]]; then
+        mkdir -p "$BUILD/wizer"
+        (cd "$BUILD/wizer" && npm install --no-audit --no-fund --silent "@bytecodealliance/wizer@$WIZER_VER")
+    fi
+}
+
+step_sources() {
+    # deb-src entries derived from the machine's own deb entries, so no archive host is named here.
+    if ! grep -rqs '^Types: deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
+        for f in /etc/apt/sources.list.d/*.sources; do
+            sed 's/^Types: deb$/Types: deb-src/' "$f" > "/etc/apt/sources.list.d/cove-src-$(basename "$f")"
+        done
+        apt-get update -q
+    fi
+    mkdir -p "$SRC"
+    cd "$SRC"
+    apt-get source -q --download-only "$PY_PKG=$PY_VER" "zlib=$ZLIB_VER" "bzip2=$BZIP2_VER" \
+        "xz-utils=$XZ_VER" "sqlite3=$SQLITE_VER"
+    apt-get download -q "tzdata=$TZDATA_VER"
+    sha256sum -c "$HERE/sources.sha256"
+    rm -rf tzdata-root && dpkg-deb -x tzdata_*.deb tzdata-root
+    for dsc in *.dsc; do
+        dir=$(awk '/^Source:/{s=$2} /^Version:/{v=$2} END{sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v); print s "-" v}' "$dsc")
+        [[ -d $dir ]] || dpkg-source -q -x "$dsc"
+    done
+}
+
+step_sysroot() {
+    rm -rf "$SYSROOT"
+    mkdir -p "$SYSROOT/include" "$SYSROOT/lib" "$DEPS/include" "$DEPS/lib"
+    cp -a /usr/include/wasm32-wasi "$SYSROOT/include/"
+    cp -a /usr/lib/wasm32-wasi "$SYSROOT/lib/"
+}
+
+step_zlib() {
+    cd "$SRC"/zlib-1.2.13.dfsg
+    make distclean >/dev/null 2>&1 || true
+    CC="$CC_WASM" CFLAGS="$CFLAGS_WASM" AR=llvm-ar-16 RANLIB=llvm-ranlib-16 CHOST=wasm32 \
+        ./configure --static --prefix="$DEPS"
+    make -j"$JOBS" libz.a AR=llvm-ar-16 ARFLAGS=rc RANLIB=llvm-ranlib-16
+    cp libz.a "$DEPS/lib/" && cp zlib.h zconf.h "$DEPS/include/"
+}
+
+step_bzip2() {
+    cd "$SRC"/bzip2-1.0.8
+    make clean >/dev/null 2>&1 || true
+    make -j"$JOBS" libbz2.a CC="$CC_WASM" AR=llvm-ar-16 RANLIB=llvm-ranlib-16 CFLAGS="$CFLAGS_WASM -D_FILE_OFFSET_BITS=64"
+    cp libbz2.a "$DEPS/lib/" && cp bzlib.h "$DEPS/include/"
+}
+
+step_xz() {
+    cd "$SRC"/xz-utils-5.4.1
+    apply_patch "$HERE/patches/xz-wasi.patch"
+    rm -rf build-wasi && mkdir build-wasi && cd build-wasi
+    CC="$CC_WASM" CFLAGS="$CFLAGS_WASM" AR=llvm-ar-16 RANLIB=llvm-ranlib-16 ../configure \
+        --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" --prefix="$DEPS" --disable-shared --enable-static \
+        --disable-threads --disable-xz --disable-xzdec --disable-lzmadec --disable-lzmainfo \
+        --disable-scripts --disable-doc --disable-nls
+    make -j"$JOBS" -C src/liblzma
+    make -C src/liblzma install
+}
+
+step_sqlite() {
+    cd "$SRC"/sqlite3-3.40.1
+    rm -rf build-wasi && mkdir build-wasi && cd build-wasi
+    # WASI has no file locks, mmap or threads: locking compiled as no-ops (SQLITE_OMIT_WAL keeps
+    # it to the rollback journal, which needs no shared memory).
+    local defs="-DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_WAL \
+        -DSQLITE_ENABLE_LOCKING_STYLE=0 -DSQLITE_MAX_MMAP_SIZE=0 \
+        -DSQLITE_NOHAVE_SYSTEM -DSQLITE_OMIT_RANDOMNESS=0 \
+        -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_JSON1 -DSQLITE_ENABLE_MATH_FUNCTIONS \
+        -DSQLITE_DEFAULT_UNIX_VFS=\\\"unix-none\\\""
+    CC="$CC_WASM" CFLAGS="$CFLAGS_WASM $defs -include $HERE/patches/sqlite-wasi.h" BUILD_CC=gcc \
+        AR=llvm-ar-16 RANLIB=llvm-ranlib-16 ../configure --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" --prefix="$DEPS" \
+        --disable-shared --enable-static --disable-threadsafe --disable-load-extension \
+        --disable-readline --disable-editline --disable-tcl --disable-math
+    # The code generators run on the build machine: build them with the host compiler first.
+    gcc -O2 -o lemon ../tool/lemon.c && cp ../tool/lempar.c .
+    gcc -O2 -o mksourceid ../tool/mksourceid.c
+    make -j"$JOBS" sqlite3.c libsqlite3.la
+    cp .libs/libsqlite3.a "$DEPS/lib/" && cp sqlite3.h "$DEPS/include/"
+}
+
+step_cpython() {
+    cd "$SRC/$PY_PKG-3.11.2"
+    for p in "$HERE"/patches/cpython-*.patch; do apply_patch "$p"; done
+    local out=$BUILD/cpython-wasi
+    rm -rf "$out" && mkdir -p "$out" && cd "$out"
+    CONFIG_SITE="$SRC/$PY_PKG-3.11.2/Tools/wasm/config.site-wasm32-wasi" \
+    CC="$CC_WASM" CPP="clang-cpp-16 --target=wasm32-wasi --sysroot=$SYSROOT" \
+    AR=llvm-ar-16 RANLIB=llvm-ranlib-16 READELF=true \
+    CFLAGS="$CFLAGS_WASM" CPPFLAGS="-I$DEPS/include" LDFLAGS="-L$DEPS/lib" \
+    PKG_CONFIG_PATH="" PKG_CONFIG_LIBDIR="$DEPS/lib/pkgconfig" \
+    ZLIB_CFLAGS="-I$DEPS/include" ZLIB_LIBS="-lz" BZIP2_CFLAGS="-I$DEPS/include" BZIP2_LIBS="-lbz2" \
+    LIBLZMA_CFLAGS="-I$DEPS/include" LIBLZMA_LIBS="-llzma" \
+    LIBSQLITE3_CFLAGS="-I$DEPS/include" LIBSQLITE3_LIBS="-lsqlite3" \
+        "$SRC/$PY_PKG-3.11.2/configure" -C --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" \
+        --with-build-python="$(command -v python3.11)" --disable-shared --disable-ipv6 \
+        --without-ensurepip --disable-test-modules --with-pymalloc --without-pydebug
+    # python.wasm is not shipped; linking it proves the objects are complete. pybuilddir.txt
+    # generates the guest's _sysconfigdata module.
+    make -j"$JOBS" libpython3.11.a python.wasm pybuilddir.txt
+}
+
+step_stdlib() {
+    local out=$BUILD/stdlib
+    rm -rf "$out" && mkdir -p "$out"
+    python3.11 "$HERE/make_stdlib.py" --lib "$SRC/$PY_PKG-3.11.2/Lib" \
+        --sysconfigdata "$(ls "$BUILD/cpython-wasi/$(cat "$BUILD/cpython-wasi/pybuilddir.txt")"/_sysconfigdata_*.py)" \
+        --build-prefix "$BUILD" --driver "$HERE/driver" --zoneinfo "$SRC/tzdata-root/usr/share/zoneinfo" \
+        --tz-version "${TZDATA_VER%%-*}" --output "$out/python311.zip"
+}
+
+step_reactor() {
+    local py=$BUILD/cpython-wasi
+    $CC_WASM $CFLAGS_WASM -I"$py" -I"$SRC/$PY_PKG-3.11.2/Include" \
+        -c "$HERE/driver/cove_driver.c" -o "$BUILD/cove_driver.o"
+    # Every object and library python.wasm links, minus its main() (Programs/python.o).
+    local objs libs
+    objs=$(make -s -C "$py" -f Makefile -f "$HERE/print-vars.mk" print-objs)
+    libs=$(make -s -C "$py" -f Makefile -f "$HERE/print-vars.mk" print-libs)
+    # shellcheck disable=SC2086 # word splitting of the object and library lists is intended
+    (cd "$py" && $CC_WASM -mexec-model=reactor -O2 -Wl,--strip-debug -z stack-size=8388608 \
+        -Wl,--stack-first -L"$DEPS/lib" -o "$BUILD/reactor.wasm" "$BUILD/cove_driver.o" \
+        $objs $libs)
+}
+
+step_snapshot() {
+    # The guest paths and their order here are the runtime's: wasi-libc's table of preopened
+    # directories is frozen into the snapshot (fd 3 = /usr/lib, fd 4 = /workspace).
+    local ws=$BUILD/snapshot-workspace
+    rm -rf "$ws" && mkdir -p "$ws"
+    "$BUILD/wizer/node_modules/.bin/wizer" --allow-wasi --init-func cove_init \
+        --inherit-stdio true --mapdir "/usr/lib::$BUILD/stdlib" --mapdir "/workspace::$ws" \
+        -o "$BUILD/python.wasm" "$BUILD/reactor.wasm"
+}
+
+step_install() {
+    mkdir -p "$DIST"
+    python3.11 "$HERE/manifest.py" write --build "$BUILD" --dist "$DIST" --src "$SRC" \
+        --py-version "$PY_VER" --zlib-version "$ZLIB_VER" --bzip2-version "$BZIP2_VER" \
+        --xz-version "$XZ_VER" --sqlite-version "$SQLITE_VER" --clang-version "$CLANG_VER" \
+        --wasi-libc-version "$WASI_LIBC_VER" --wizer-version "$WIZER_VER" --tzdata-version "$TZDATA_VER"
+}
+
+run_step() {
+    local s=$1
+    if is_done "$s"; then log "$s: done already"; return; fi
+    log "$s"
+    ( "step_$s" )
+    done_ "$s"
+}
+
+ALL_STEPS=(toolchain sources sysroot zlib bzip2 xz sqlite cpython stdlib reactor snapshot install)
+
+main() {
+    if [[ ${1:-} == clean ]]; then rm -rf "$STAMPS"; exit 0; fi
+    local steps=("$@")
+    (( ${#steps[@]} )) || steps=("${ALL_STEPS[@]}")
+    for s in "${steps[@]}"; do
+        declare -F "step_$s" >/dev/null || { echo "unknown step: $s" >&2; exit 2; }
+        # A step asked for by name runs again even if stamped.
+        (( $# )) && rm -f "$STAMPS/$s"
+        run_step "$s"
+    done
+}
+
+main "$@"

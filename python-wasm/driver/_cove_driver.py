@@ -1,0 +1,248 @@
+"""Cove's guest-side driver: runs inside the sandboxed interpreter, one per session.
+
+The host calls `handle` (through the reactor's `cove_call` export) with one JSON request and
+receives one JSON response. Results travel only on that channel, never through the guest's
+stdout. Requests:
+
+    {"op": "exec", "code": str, "max_output_bytes": int}
+    {"op": "edit", "command": "view"|"create"|"str_replace"|"insert"|"undo_edit", "path": str,
+     "file_text"?, "old_str"?, "new_str"?, "insert_line"?, "view_range"?, "max_output_bytes": int}
+    {"op": "ping"}
+
+Responses carry "stdout", "stderr", "return_code", "stdout_dropped", "stderr_dropped" (bytes
+cut from each stream) and "files" (workspace paths the call created or changed).
+"""
+
+import io
+import json
+import linecache
+import os
+import random
+import sys
+import traceback
+
+WORKSPACE = "/workspace"
+_DEFAULT_MAX_OUTPUT = 1 << 20
+
+_namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+_started = False
+_undo = {}
+_cells = 0
+
+
+class _Capture(io.TextIOBase):
+    """A text stream keeping the first `limit` UTF-8 bytes written to it and counting the rest."""
+
+    def __init__(self, limit):
+        self._parts = []
+        self._size = 0
+        self._limit = limit
+        self.dropped = 0
+
+    @property
+    def encoding(self):
+        return "utf-8"
+
+    @property
+    def errors(self):
+        return "surrogateescape"
+
+    def writable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        data = s.encode("utf-8", "surrogateescape")
+        room = self._limit - self._size
+        if room >= len(data):
+            self._parts.append(data)
+            self._size += len(data)
+        else:
+            if room > 0:
+                self._parts.append(data[:room])
+                self._size += room
+            self.dropped += len(data) - max(room, 0)
+        return len(s)
+
+    @property
+    def buffer(self):
+        return _BinaryView(self)
+
+    def getvalue(self):
+        text = b"".join(self._parts).decode("utf-8", "replace")
+        if self.dropped:
+            text += f"\n[output truncated: {self.dropped} more bytes were dropped]\n"
+        return text
+
+
+class _BinaryView(io.RawIOBase):
+    """`sys.stdout.buffer` for code that writes bytes."""
+
+    def __init__(self, text):
+        self._text = text
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self._text.write(bytes(b).decode("utf-8", "surrogateescape"))
+        return len(b)
+
+
+def _snapshot(root=WORKSPACE):
+    """Map of workspace-relative path to (mtime_ns, size) for every regular file."""
+    seen = {}
+    stack = [root]
+    while stack:
+        top = stack.pop()
+        try:
+            entries = list(os.scandir(top))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.is_file(follow_symlinks=False):
+                    st = entry.stat(follow_symlinks=False)
+                    seen[entry.path[len(root) + 1 :]] = (st.st_mtime_ns, st.st_size)
+            except OSError:
+                continue
+    return seen
+
+
+def _changed(before, after):
+    return sorted(path for path, sig in after.items() if before.get(path) != sig)
+
+
+def _start():
+    """Per-session setup after restore from the snapshot: fresh randomness."""
+    global _started
+    _started = True
+    random.seed(os.urandom(32))
+    tempfile = sys.modules.get("tempfile")
+    if tempfile is not None:
+        tempfile._name_sequence = None
+
+
+def _exit_code(exc, stderr):
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF if code >= 0 else code & 0xFF
+    print(code, file=stderr)
+    return 1
+
+
+def _run_code(code, out, err):
+    global _cells
+    _cells += 1
+    name = f"<cell-{_cells}>"
+    # Registered so tracebacks and inspect.getsource show the model's own lines.
+    linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+    try:
+        compiled = compile(code, name, "exec")
+    except (SyntaxError, ValueError, OverflowError, MemoryError, RecursionError) as exc:
+        err.write("".join(traceback.format_exception_only(type(exc), exc)))
+        return 1
+    try:
+        exec(compiled, _namespace)
+    except SystemExit as exc:
+        return _exit_code(exc, err)
+    except BaseException as exc:
+        tb = exc.__traceback__
+        # Drop this frame: the model's traceback starts at its own cell.
+        if tb is not None and tb.tb_frame.f_code is _run_code.__code__:
+            tb = tb.tb_next
+        try:
+            err.write("".join(traceback.format_exception(type(exc), exc, tb)))
+        except BaseException:
+            err.write(f"{type(exc).__name__}: <unprintable exception>\n")
+        return 1
+    return 0
+
+
+def _with_streams(limit, body):
+    out, err = _Capture(limit), _Capture(limit)
+    saved = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout, sys.stderr, sys.stdin = out, err, io.StringIO("")
+    try:
+        rc = body(out, err)
+    finally:
+        for stream in (out, err):
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+        sys.stdout, sys.stderr, sys.stdin = saved
+    return rc, out, err
+
+
+def _exec(req):
+    limit = int(req.get("max_output_bytes", _DEFAULT_MAX_OUTPUT))
+    before = _snapshot()
+    rc, out, err = _with_streams(limit, lambda o, e: _run_code(req["code"], o, e))
+    try:
+        os.chdir(WORKSPACE) if not os.getcwd().startswith(WORKSPACE) else None
+    except OSError:
+        pass
+    return _result(out, err, rc, _changed(before, _snapshot()))
+
+
+def _result(out, err, rc, files):
+    return {
+        "stdout": out.getvalue(),
+        "stderr": err.getvalue(),
+        "return_code": rc,
+        "stdout_dropped": out.dropped,
+        "stderr_dropped": err.dropped,
+        "files": files,
+    }
+
+
+def _edit(req):
+    from _cove_editor import run_editor
+
+    limit = int(req.get("max_output_bytes", _DEFAULT_MAX_OUTPUT))
+    before = _snapshot()
+    rc, out, err = _with_streams(limit, lambda o, e: run_editor(req, _undo, o, e))
+    return _result(out, err, rc, _changed(before, _snapshot()))
+
+
+def handle(request):
+    """Run one request (JSON bytes) and return the JSON response bytes."""
+    if not _started:
+        _start()
+    try:
+        req = json.loads(request)
+        op = req.get("op")
+        if op == "exec":
+            resp = _exec(req)
+        elif op == "edit":
+            resp = _edit(req)
+        elif op == "ping":
+            resp = {"ok": True}
+        else:
+            resp = {"error": f"unknown op {op!r}"}
+    except MemoryError:
+        resp = {"error": "MemoryError in the driver"}
+    except BaseException as exc:
+        resp = {"error": f"driver failure: {type(exc).__name__}: {exc}"}
+    return json.dumps(resp, ensure_ascii=False).encode("utf-8", "replace")
+
+
+def initialise():
+    """Runs once, at snapshot time: warm the imports every session needs, enter the workspace."""
+    import _cove  # noqa: F401
+    import _cove_editor  # noqa: F401
+    import traceback  # noqa: F401
+
+    os.chdir(WORKSPACE)
+    sys.argv = [""]
+    # Deterministic state in the snapshot; every session reseeds from os.urandom on its first call.
+    random.seed(0)

@@ -1,0 +1,191 @@
+/* Cove's reactor driver: the call-in API the host drives, and the builtin module `_cove`.
+ *
+ * The module is a WASI reactor (no _start). Exports:
+ *   cove_init()                 Wizer's init function: initialise CPython and import the guest
+ *                               driver; runs once at build time, its memory is the snapshot.
+ *   cove_alloc(n) -> ptr        allocate n bytes of guest memory for a request
+ *   cove_free(ptr)
+ *   cove_call(ptr, n) -> len    run one request (bytes in); returns the response's length,
+ *                               or -1 when the guest driver itself failed
+ *   cove_response() -> ptr      where the last response's bytes are
+ * Imports (module "cove"):
+ *   host_call(ptr, n) -> len    hand the host a request; returns the reply's length, or -1
+ *   host_reply(ptr)             copy the pending reply into guest memory at ptr
+ *
+ * Requests and responses are JSON documents; see _cove_driver.py for their fields.
+ */
+#include "Python.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+extern void _initialize(void);
+
+__attribute__((import_module("cove"), import_name("host_call")))
+int32_t cove_import_host_call(const uint8_t *ptr, int32_t len);
+__attribute__((import_module("cove"), import_name("host_reply")))
+void cove_import_host_reply(uint8_t *ptr);
+
+static PyObject *handle_func;     /* _cove_driver.handle */
+static PyObject *last_response;   /* bytes, kept alive until the next call */
+
+static PyObject *
+cove_host_call(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    if (view.len > INT32_MAX) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "host_call: request too large");
+        return NULL;
+    }
+    int32_t n = cove_import_host_call((const uint8_t *)view.buf, (int32_t)view.len);
+    PyBuffer_Release(&view);
+    if (n < 0) {
+        PyErr_SetString(PyExc_OSError, "host_call: the host refused the request");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL) {
+        return NULL;
+    }
+    if (n > 0) {
+        cove_import_host_reply((uint8_t *)PyBytes_AS_STRING(out));
+    }
+    return out;
+}
+
+static PyMethodDef cove_methods[] = {
+    {"host_call", cove_host_call, METH_O,
+     "host_call(request: bytes) -> bytes\n\nSend a request to the host and return its reply."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef cove_module = {
+    PyModuleDef_HEAD_INIT, "_cove", "The guest's one channel to the Cove host.", -1, cove_methods,
+};
+
+static PyObject *
+PyInit__cove(void)
+{
+    return PyModule_Create(&cove_module);
+}
+
+static void
+fail(const char *what, PyStatus status)
+{
+    if (PyStatus_Exception(status)) {
+        Py_ExitStatusException(status);
+    }
+    (void)what;
+    abort();
+}
+
+__attribute__((export_name("cove_init")))
+void
+cove_init(void)
+{
+    _initialize();
+    if (PyImport_AppendInittab("_cove", PyInit__cove) < 0) {
+        abort();
+    }
+
+    PyPreConfig preconfig;
+    PyPreConfig_InitIsolatedConfig(&preconfig);
+    preconfig.utf8_mode = 1;
+    PyStatus status = Py_PreInitialize(&preconfig);
+    if (PyStatus_Exception(status)) {
+        fail("preinit", status);
+    }
+
+    PyConfig config;
+    PyConfig_InitIsolatedConfig(&config);
+    config.site_import = 0;
+    config.write_bytecode = 0;
+    config.install_signal_handlers = 1;
+    config.buffered_stdio = 0;
+    /* A fixed str-hash key: the snapshot is reproducible byte for byte, and every session from
+       it shares the key anyway (it is frozen into the snapshot's memory). */
+    config.use_hash_seed = 1;
+    config.hash_seed = 0;
+    config.module_search_paths_set = 1;
+    status = PyWideStringList_Append(&config.module_search_paths, L"/usr/lib/python311.zip");
+    if (PyStatus_Exception(status)) {
+        fail("paths", status);
+    }
+    status = PyConfig_SetString(&config, &config.program_name, L"python3");
+    if (PyStatus_Exception(status)) {
+        fail("program name", status);
+    }
+    status = PyConfig_SetString(&config, &config.home, L"/usr");
+    if (PyStatus_Exception(status)) {
+        fail("home", status);
+    }
+    status = Py_InitializeFromConfig(&config);
+    PyConfig_Clear(&config);
+    if (PyStatus_Exception(status)) {
+        fail("init", status);
+    }
+
+    PyObject *mod = PyImport_ImportModule("_cove_driver");
+    if (mod == NULL) {
+        PyErr_Print();
+        abort();
+    }
+    PyObject *init = PyObject_GetAttrString(mod, "initialise");
+    if (init == NULL || PyObject_CallNoArgs(init) == NULL) {
+        PyErr_Print();
+        abort();
+    }
+    Py_DECREF(init);
+    handle_func = PyObject_GetAttrString(mod, "handle");
+    Py_DECREF(mod);
+    if (handle_func == NULL) {
+        PyErr_Print();
+        abort();
+    }
+}
+
+__attribute__((export_name("cove_alloc")))
+void *
+cove_alloc(int32_t n)
+{
+    return malloc(n > 0 ? (size_t)n : 1);
+}
+
+__attribute__((export_name("cove_free")))
+void
+cove_free(void *ptr)
+{
+    free(ptr);
+}
+
+__attribute__((export_name("cove_call")))
+int32_t
+cove_call(const uint8_t *ptr, int32_t len)
+{
+    Py_CLEAR(last_response);
+    PyObject *req = PyBytes_FromStringAndSize((const char *)ptr, len);
+    if (req == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    PyObject *resp = PyObject_CallOneArg(handle_func, req);
+    Py_DECREF(req);
+    if (resp == NULL || !PyBytes_Check(resp)) {
+        Py_XDECREF(resp);
+        PyErr_Clear();
+        return -1;
+    }
+    last_response = resp;
+    return (int32_t)PyBytes_GET_SIZE(resp);
+}
+
+__attribute__((export_name("cove_response")))
+const uint8_t *
+cove_response(void)
+{
+    return last_response ? (const uint8_t *)PyBytes_AS_STRING(last_response) : NULL;
+}

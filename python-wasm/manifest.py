@@ -1,0 +1,123 @@
+"""Writes and checks the interpreter artifact's manifest.json.
+
+    python3 python-wasm/manifest.py write --build DIR --dist DIR ...   (the build's install step)
+    python3 python-wasm/manifest.py check [--dist DIR]                 (hashes match the files)
+
+`driver_sha256` hashes the guest driver sources (python-wasm/driver/*), so a test can tell when
+the committed artifact was built from driver sources other than the ones in the tree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+DEFAULT_DIST = HERE.parent / "runtime" / "cove" / "_interpreter"
+ARTIFACTS = ("python.wasm", "python311.zip")
+
+
+def sha256_file(path: pathlib.Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def driver_sha256(driver_dir: pathlib.Path = HERE / "driver") -> str:
+    """One hash over the guest driver's files, by name and content, in name order."""
+    digest = hashlib.sha256()
+    for path in sorted(driver_dir.iterdir()):
+        if path.is_file() and path.suffix in {".py", ".c"}:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _dpkg_version(package: str) -> str:
+    out = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=False
+    )
+    return out.stdout.strip() or "unknown"
+
+
+def write(args: argparse.Namespace) -> None:
+    build, dist = pathlib.Path(args.build), pathlib.Path(args.dist)
+    dist.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(build / "python.wasm", dist / "python.wasm")
+    shutil.copyfile(build / "stdlib" / "python311.zip", dist / "python311.zip")
+    sources = {}
+    for line in (HERE / "sources.sha256").read_text().splitlines():
+        digest, name = line.split()
+        sources[name] = digest
+    manifest = {
+        "format": 1,
+        "python": "3.11.2",
+        "abi": "wasm32-wasi reactor, pre-initialised by Wizer",
+        "exports": ["cove_alloc", "cove_free", "cove_call", "cove_response"],
+        "imports": {"cove": ["host_call", "host_reply"]},
+        "preopens": ["/usr/lib", "/workspace"],
+        "source_packages": {
+            "python3.11": args.py_version,
+            "zlib": args.zlib_version,
+            "bzip2": args.bzip2_version,
+            "xz-utils": args.xz_version,
+            "sqlite3": args.sqlite_version,
+            "tzdata": args.tzdata_version,
+        },
+        "source_sha256": sources,
+        "toolchain": {
+            "clang-16": args.clang_version,
+            "lld-16": _dpkg_version("lld-16"),
+            "wasi-libc": args.wasi_libc_version,
+            "libclang-rt-16-dev-wasm32": _dpkg_version("libclang-rt-16-dev-wasm32"),
+            "wizer": args.wizer_version,
+            "build-python": sys.version.split()[0],
+        },
+        "patches": sorted(p.name for p in (HERE / "patches").iterdir()),
+        "driver_sha256": driver_sha256(),
+        "artifacts": {name: sha256_file(dist / name) for name in ARTIFACTS},
+    }
+    (dist / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    print(json.dumps(manifest["artifacts"], indent=2))
+
+
+def check(args: argparse.Namespace) -> int:
+    dist = pathlib.Path(args.dist)
+    manifest = json.loads((dist / "manifest.json").read_text())
+    bad = 0
+    for name, digest in manifest["artifacts"].items():
+        actual = sha256_file(dist / name)
+        status = "ok" if actual == digest else f"MISMATCH (file has {actual})"
+        bad += actual != digest
+        print(f"{name}: {digest} {status}")
+    if manifest["driver_sha256"] != driver_sha256():
+        print("driver sources differ from the ones the artifact was built from")
+        bad += 1
+    return 1 if bad else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    w = sub.add_parser("write")
+    for opt in ("build", "dist", "src", "py-version", "zlib-version", "bzip2-version", "xz-version",
+                "sqlite-version", "clang-version", "wasi-libc-version", "wizer-version",
+                "tzdata-version"):
+        w.add_argument(f"--{opt}", required=True)
+    c = sub.add_parser("check")
+    c.add_argument("--dist", default=str(DEFAULT_DIST))
+    args = parser.parse_args()
+    if args.cmd == "write":
+        write(args)
+    else:
+        sys.exit(check(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,4 @@
+print-objs:
+	@echo $(LINK_PYTHON_OBJS)
+print-libs:
+	@echo $(LIBS) $(MODLIBS) $(SYSLIBS)
