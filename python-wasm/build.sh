@@ -20,7 +20,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 BUILD=${COVE_WASM_BUILD:-$HERE/build}
-DIST=$HERE/../runtime/cove/_interpreter
+DIST=${COVE_WASM_DIST:-$HERE/../runtime/cove/_interpreter}
 SRC=$BUILD/src
 SYSROOT=$BUILD/sysroot
 DEPS=$BUILD/deps
@@ -151,6 +151,8 @@ step_cpython() {
     for p in "$HERE"/patches/cpython-*.patch; do apply_patch "$p"; done
     local out=$BUILD/cpython-wasi
     rm -rf "$out" && mkdir -p "$out" && cd "$out"
+    # configure is called by a relative path: the source path ends up in getpath's VPATH and in
+    # the snapshot, and must not depend on where the build directory is.
     CONFIG_SITE="$SRC/$PY_PKG-3.11.2/Tools/wasm/config.site-wasm32-wasi" \
     CC="$CC_WASM" CPP="clang-cpp-16 --target=wasm32-wasi --sysroot=$SYSROOT" \
     AR=llvm-ar-16 RANLIB=llvm-ranlib-16 READELF=true \
@@ -159,7 +161,7 @@ step_cpython() {
     ZLIB_CFLAGS="-I$DEPS/include" ZLIB_LIBS="-lz" BZIP2_CFLAGS="-I$DEPS/include" BZIP2_LIBS="-lbz2" \
     LIBLZMA_CFLAGS="-I$DEPS/include" LIBLZMA_LIBS="-llzma" \
     LIBSQLITE3_CFLAGS="-I$DEPS/include" LIBSQLITE3_LIBS="-lsqlite3" \
-        "$SRC/$PY_PKG-3.11.2/configure" -C --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" \
+        "../src/$PY_PKG-3.11.2/configure" -C --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" \
         --with-build-python="$(command -v python3.11)" --disable-shared --disable-ipv6 \
         --without-ensurepip --disable-test-modules --with-pymalloc --without-pydebug
     # python.wasm is not shipped; linking it proves the objects are complete. pybuilddir.txt
@@ -180,14 +182,21 @@ step_reactor() {
     local py=$BUILD/cpython-wasi
     $CC_WASM $CFLAGS_WASM -I"$py" -I"$SRC/$PY_PKG-3.11.2/Include" \
         -c "$HERE/driver/cove_driver.c" -o "$BUILD/cove_driver.o"
+    $CC_WASM $CFLAGS_WASM -c "$HERE/driver/cove_quota.c" -o "$BUILD/cove_quota.o"
+    # libc's own calls into these WASI imports go through the quota wrappers in cove_quota.c.
+    local wraps=""
+    for f in fd_write fd_pwrite fd_filestat_set_size fd_allocate path_open path_create_directory \
+             path_symlink path_link path_unlink_file path_remove_directory; do
+        wraps="$wraps -Wl,--wrap=__wasi_$f"
+    done
     # Every object and library python.wasm links, minus its main() (Programs/python.o).
     local objs libs
     objs=$(make -s -C "$py" -f Makefile -f "$HERE/print-vars.mk" print-objs)
     libs=$(make -s -C "$py" -f Makefile -f "$HERE/print-vars.mk" print-libs)
     # shellcheck disable=SC2086 # word splitting of the object and library lists is intended
     (cd "$py" && $CC_WASM -mexec-model=reactor -O2 -Wl,--strip-debug -z stack-size=8388608 \
-        -Wl,--stack-first -L"$DEPS/lib" -o "$BUILD/reactor.wasm" "$BUILD/cove_driver.o" \
-        $objs $libs)
+        -Wl,--stack-first $wraps -L"$DEPS/lib" -o "$BUILD/reactor.wasm" "$BUILD/cove_driver.o" \
+        "$BUILD/cove_quota.o" $objs $libs)
 }
 
 step_snapshot() {

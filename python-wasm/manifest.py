@@ -19,7 +19,7 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 DEFAULT_DIST = HERE.parent / "runtime" / "cove" / "_interpreter"
-ARTIFACTS = ("python.wasm", "python311.zip")
+ARTIFACTS = ("python.wasm", "lib/python311.zip")
 
 
 def sha256_file(path: pathlib.Path) -> str:
@@ -50,7 +50,8 @@ def write(args: argparse.Namespace) -> None:
     build, dist = pathlib.Path(args.build), pathlib.Path(args.dist)
     dist.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(build / "python.wasm", dist / "python.wasm")
-    shutil.copyfile(build / "stdlib" / "python311.zip", dist / "python311.zip")
+    (dist / "lib").mkdir(exist_ok=True)
+    shutil.copyfile(build / "stdlib" / "python311.zip", dist / "lib" / "python311.zip")
     sources = {}
     for line in (HERE / "sources.sha256").read_text().splitlines():
         digest, name = line.split()

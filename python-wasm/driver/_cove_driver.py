@@ -10,7 +10,8 @@ stdout. Requests:
     {"op": "ping"}
 
 Responses carry "stdout", "stderr", "return_code", "stdout_dropped", "stderr_dropped" (bytes
-cut from each stream) and "files" (workspace paths the call created or changed).
+cut from each stream) and "exc_type" (the name of an uncaught exception, or null). The host
+finds the files a call changed by scanning the workspace itself.
 """
 
 import io
@@ -93,32 +94,6 @@ class _BinaryView(io.RawIOBase):
         return len(b)
 
 
-def _snapshot(root=WORKSPACE):
-    """Map of workspace-relative path to (mtime_ns, size) for every regular file."""
-    seen = {}
-    stack = [root]
-    while stack:
-        top = stack.pop()
-        try:
-            entries = list(os.scandir(top))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
-                elif entry.is_file(follow_symlinks=False):
-                    st = entry.stat(follow_symlinks=False)
-                    seen[entry.path[len(root) + 1 :]] = (st.st_mtime_ns, st.st_size)
-            except OSError:
-                continue
-    return seen
-
-
-def _changed(before, after):
-    return sorted(path for path, sig in after.items() if before.get(path) != sig)
-
-
 def _start():
     """Per-session setup after restore from the snapshot: fresh randomness."""
     global _started
@@ -134,12 +109,16 @@ def _exit_code(exc, stderr):
     if code is None:
         return 0
     if isinstance(code, int):
-        return code & 0xFF if code >= 0 else code & 0xFF
+        return code & 0xFF  # as a shell sees it
     print(code, file=stderr)
     return 1
 
 
-def _run_code(code, out, err):
+class _Outcome:
+    exc_type = None
+
+
+def _run_code(code, out, err, outcome):
     global _cells
     _cells += 1
     name = f"<cell-{_cells}>"
@@ -148,6 +127,7 @@ def _run_code(code, out, err):
     try:
         compiled = compile(code, name, "exec")
     except (SyntaxError, ValueError, OverflowError, MemoryError, RecursionError) as exc:
+        outcome.exc_type = type(exc).__name__
         err.write("".join(traceback.format_exception_only(type(exc), exc)))
         return 1
     try:
@@ -155,6 +135,7 @@ def _run_code(code, out, err):
     except SystemExit as exc:
         return _exit_code(exc, err)
     except BaseException as exc:
+        outcome.exc_type = type(exc).__name__
         tb = exc.__traceback__
         # Drop this frame: the model's traceback starts at its own cell.
         if tb is not None and tb.tb_frame.f_code is _run_code.__code__:
@@ -185,23 +166,19 @@ def _with_streams(limit, body):
 
 def _exec(req):
     limit = int(req.get("max_output_bytes", _DEFAULT_MAX_OUTPUT))
-    before = _snapshot()
-    rc, out, err = _with_streams(limit, lambda o, e: _run_code(req["code"], o, e))
-    try:
-        os.chdir(WORKSPACE) if not os.getcwd().startswith(WORKSPACE) else None
-    except OSError:
-        pass
-    return _result(out, err, rc, _changed(before, _snapshot()))
+    outcome = _Outcome()
+    rc, out, err = _with_streams(limit, lambda o, e: _run_code(req["code"], o, e, outcome))
+    return _result(out, err, rc, outcome.exc_type)
 
 
-def _result(out, err, rc, files):
+def _result(out, err, rc, exc_type=None):
     return {
         "stdout": out.getvalue(),
         "stderr": err.getvalue(),
         "return_code": rc,
         "stdout_dropped": out.dropped,
         "stderr_dropped": err.dropped,
-        "files": files,
+        "exc_type": exc_type,
     }
 
 
@@ -209,9 +186,8 @@ def _edit(req):
     from _cove_editor import run_editor
 
     limit = int(req.get("max_output_bytes", _DEFAULT_MAX_OUTPUT))
-    before = _snapshot()
     rc, out, err = _with_streams(limit, lambda o, e: run_editor(req, _undo, o, e))
-    return _result(out, err, rc, _changed(before, _snapshot()))
+    return _result(out, err, rc)
 
 
 def handle(request):

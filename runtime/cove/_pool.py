@@ -1,0 +1,284 @@
+"""A pool of sessions sharing one engine: creation, lookup, capacity, reaping, shutdown.
+
+Each pool owns a directory under the workspace root (`pool-<random>/`) holding one workspace
+per session and a `.lock` file it keeps locked (flock) while open. At start, any sibling pool
+directory whose lock can be taken belongs to a process that died without cleaning up: it is
+removed. Two pools in one process never touch each other's directories.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pathlib
+import secrets
+import shutil
+import tempfile
+import time
+from types import TracebackType
+
+import anyio
+import anyio.abc
+import msgspec
+
+from ._artifact import Artifact
+from ._engine import Engine
+from ._errors import CapacityError, InterpreterError, SessionNotFoundError
+from ._session import Session, ShellHandler
+from ._settings import PoolSettings, SessionOptions
+from ._tools import ExecResult, ToolCall
+
+__all__ = ["Pool", "PoolStatistics"]
+
+
+class PoolStatistics(msgspec.Struct, frozen=True, kw_only=True):
+    """A snapshot of a pool's state (`Pool.statistics()`)."""
+
+    sessions: int
+    max_sessions: int
+    calls: int
+    resets: int
+    sessions_created: int
+    sessions_reaped: int
+    worker_threads: int
+    artifact_sha256: str
+
+
+def _clean_stale(root: pathlib.Path) -> int:
+    """Remove pool directories whose owner process is gone; returns how many."""
+    removed = 0
+    for candidate in root.glob("pool-*"):
+        lock_path = candidate / ".lock"
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue  # a live pool holds it
+        try:
+            shutil.rmtree(candidate, ignore_errors=True)
+            removed += 1
+        finally:
+            os.close(fd)
+    return removed
+
+
+class Pool:
+    """Sessions of sandboxed Python, run in-process on one wasmtime engine.
+
+    Use it as an async context manager (or call `aclose()`):
+
+        async with cove.Pool(cove.PoolSettings(workspace_root="/srv/cove")) as pool:
+            session = await pool.create_session()
+            result = await session.run_code("print(6 * 7)")
+
+    Opening a pool verifies the interpreter artifact and compiles it (seconds on a cold
+    cache, milliseconds with `cache_dir` warm), in a worker thread.
+    """
+
+    def __init__(self, settings: PoolSettings | None = None, *, shell: ShellHandler | None = None) -> None:
+        self.settings = settings or PoolSettings()
+        self._shell = shell
+        self._sessions: dict[str, Session] = {}
+        self._engine: Engine | None = None
+        self._dir: pathlib.Path | None = None
+        self._owned_root: pathlib.Path | None = None
+        self._lock_fd: int | None = None
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._limiter = anyio.CapacityLimiter(self.settings.worker_threads)
+        self._closed = False
+        self._created = 0
+        self._reaped = 0
+        self._calls_closed = 0
+        self._resets_closed = 0
+        self.stale_removed = 0
+
+    async def __aenter__(self) -> Pool:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            raise InterpreterError("the pool is not open")
+        return self._engine
+
+    async def open(self) -> None:
+        """Verify and compile the interpreter, prepare the workspace root, start the reaper.
+
+        Raises:
+            ArtifactError: the interpreter artifact is missing or fails verification.
+        """
+        if self._engine is not None:
+            return
+        settings = self.settings
+        artifact = await anyio.to_thread.run_sync(Artifact, settings.artifact_dir)
+        self._engine = await anyio.to_thread.run_sync(
+            lambda: Engine(artifact, consume_fuel=settings.consume_fuel,
+                           epoch_tick_s=settings.epoch_tick_s, cache_dir=settings.cache_dir)
+        )
+        await anyio.to_thread.run_sync(self._prepare_dirs)
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        self._tg.start_soon(self._reaper)
+
+    def _prepare_dirs(self) -> None:
+        if self.settings.workspace_root is None:
+            root = pathlib.Path(tempfile.mkdtemp(prefix="cove-"))
+            self._owned_root = root
+        else:
+            root = pathlib.Path(self.settings.workspace_root)
+            root.mkdir(parents=True, exist_ok=True)
+            self.stale_removed = _clean_stale(root)
+        self._dir = root / f"pool-{secrets.token_hex(8)}"
+        self._dir.mkdir(mode=0o700)
+        self._lock_fd = os.open(self._dir / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+
+    async def create_session(self, options: SessionOptions | None = None) -> Session:
+        """Lease a new session: a fresh interpreter and an empty workspace.
+
+        Raises:
+            CapacityError: the pool already holds `max_sessions` sessions (retryable).
+            InvalidRequestError: a hint is not a positive number.
+        """
+        settings = self.settings
+        engine = self.engine
+        if self._closed:
+            raise InterpreterError("the pool is closed")
+        if len(self._sessions) >= settings.max_sessions:
+            raise CapacityError(
+                f"at capacity: {settings.max_sessions} sessions are live",
+                retry_after_s=settings.retry_after_s,
+            )
+        limits = settings.session_limits(options)
+        session_id = secrets.token_urlsafe(24)
+        assert self._dir is not None
+        from ._workspace import Workspace
+
+        workspace = await anyio.to_thread.run_sync(Workspace.create, self._dir, session_id)
+        image = settings.image
+        session = Session(
+            session_id=session_id, engine=engine, workspace=workspace, limits=limits,
+            image=image, limiter=self._limiter, max_queued_calls=settings.max_queued_calls,
+            retry_after_s=settings.retry_after_s, shell=self._shell,
+        )
+        # Reserve the slot before awaiting, so concurrent creations respect max_sessions.
+        self._sessions[session_id] = session
+        try:
+            await session._start()
+        except BaseException:
+            self._sessions.pop(session_id, None)
+            await anyio.to_thread.run_sync(workspace.remove)
+            raise
+        self._created += 1
+        return session
+
+    def get_session(self, session_id: str) -> Session:
+        """The live session with this id.
+
+        Raises:
+            SessionNotFoundError: no live session has this id.
+        """
+        session = self._sessions.get(session_id)
+        if session is None or session.closed:
+            raise SessionNotFoundError(session_id)
+        return session
+
+    async def execute(self, session_id: str, call: ToolCall) -> ExecResult:
+        """Run `call` in the session `session_id` (see `Session.execute`)."""
+        return await self.get_session(session_id).execute(call)
+
+    async def destroy_session(self, session_id: str) -> bool:
+        """Destroy a session and its workspace; False if there was no such session.
+
+        The id stops resolving at once; the interpreter and directory are released as soon
+        as a call still running in it ends (by its deadline at the latest).
+        """
+        session = self._sessions.pop(session_id, None)
+        if session is None:
+            return False
+        self._count_closed(session)
+        if self._tg is not None:
+            self._tg.start_soon(session.aclose)
+        else:
+            await session.aclose()
+        return True
+
+    def _count_closed(self, session: Session) -> None:
+        self._calls_closed += session.calls
+        self._resets_closed += session.resets
+
+    async def _reaper(self) -> None:
+        while True:
+            await anyio.sleep(self.settings.reap_interval_s)
+            await self.reap()
+
+    async def reap(self) -> int:
+        """Destroy every expired session now; returns how many. (The reaper calls this.)"""
+        now = time.time()
+        expired = [sid for sid, s in self._sessions.items() if s.expired(now)]
+        for sid in expired:
+            await self.destroy_session(sid)
+        self._reaped += len(expired)
+        return len(expired)
+
+    def session_ids(self) -> list[str]:
+        return list(self._sessions)
+
+    def statistics(self) -> PoolStatistics:
+        """Counts of sessions and calls; cheap, never blocks."""
+        live = list(self._sessions.values())
+        return PoolStatistics(
+            sessions=len(live),
+            max_sessions=self.settings.max_sessions,
+            calls=self._calls_closed + sum(s.calls for s in live),
+            resets=self._resets_closed + sum(s.resets for s in live),
+            sessions_created=self._created,
+            sessions_reaped=self._reaped,
+            worker_threads=self.settings.worker_threads,
+            artifact_sha256=self._engine.artifact.sha256 if self._engine else "",
+        )
+
+    @property
+    def ready(self) -> bool:
+        """Open, not closing, and below `max_sessions`."""
+        return (self._engine is not None and not self._closed
+                and len(self._sessions) < self.settings.max_sessions)
+
+    async def aclose(self) -> None:
+        """Destroy every session and its workspace, stop the reaper and the engine. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        # Each session's aclose is shielded, so this finishes even if the caller is cancelled.
+        for sid in list(self._sessions):
+            await self.destroy_session(sid)
+        if self._tg is not None:
+            # Cancels the reaper; session closings already started are shielded and run to
+            # the end before the task group exits.
+            tg, self._tg = self._tg, None
+            tg.cancel_scope.cancel()
+            await tg.__aexit__(None, None, None)
+        if self._engine is not None:
+            self._engine.close()
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(self._remove_dirs)
+
+    def _remove_dirs(self) -> None:
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+        if self._owned_root is not None:
+            shutil.rmtree(self._owned_root, ignore_errors=True)

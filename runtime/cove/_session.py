@@ -1,0 +1,426 @@
+"""A session: one interpreter, one workspace, calls run one at a time in arrival order.
+
+Life of a call: the session's lock is taken (FIFO; a bounded number may wait), the workspace is
+scanned (its usage gives the guest its quota; its signatures find the files the call changes),
+the request goes into the guest on a worker thread behind the pool's capacity limiter, and the
+guest's JSON response becomes an `ExecResult`. A trap (deadline, fuel, stack, exit, crash)
+replaces the interpreter with a fresh one from the snapshot, keeping the workspace: a *reset*.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+import msgspec
+
+from ._engine import Engine
+from ._errors import InvalidRequestError, SessionBusyError, SessionClosedError
+from ._guest import Guest, GuestOutcome, Trapped
+from ._settings import Limits
+from ._tools import (
+    BashExecution,
+    CodeExecution,
+    ExecResult,
+    FileRef,
+    Outcome,
+    TextEditor,
+    ToolCall,
+    validate_call,
+)
+from ._workspace import FileInfo, Usage, Workspace, changed_files
+
+__all__ = ["Session", "SessionInfo", "ShellHandler"]
+
+ShellHandler = Callable[["Session", BashExecution], "Any"]
+
+MiB = 1 << 20
+
+_RESULT_TYPES = {
+    "code_execution": "code_execution_tool_result",
+    "bash_code_execution": "bash_code_execution_tool_result",
+    "text_editor_code_execution": "text_editor_code_execution_tool_result",
+}
+
+
+class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A session's handle: what the contract's CreateSession returns, plus the limits in force."""
+
+    session_id: str
+    created_at: float
+    last_activity_at: float
+    idle_timeout_seconds: int
+    max_lifetime_seconds: int
+    image: str
+    limits: Limits
+
+
+class _GuestResponse(msgspec.Struct, frozen=True):
+    stdout: str = ""
+    stderr: str = ""
+    return_code: int = 0
+    stdout_dropped: int = 0
+    stderr_dropped: int = 0
+    exc_type: str | None = None
+    error: str | None = None
+
+
+_response_decoder = msgspec.json.Decoder(_GuestResponse)
+
+
+def _fmt_bytes(n: int) -> str:
+    return f"{n / MiB:g} MiB" if n >= MiB else f"{n} bytes"
+
+
+def _fmt_s(seconds: float) -> str:
+    return f"{seconds:g} s"
+
+
+class Session:
+    """One sandboxed Python session. Create it with `Pool.create_session`.
+
+    Every method is a coroutine that waits its turn behind calls already running or queued on
+    this session. None of them blocks the event loop.
+    """
+
+    def __init__(
+        self,
+        *,
+        session_id: str,
+        engine: Engine,
+        workspace: Workspace,
+        limits: Limits,
+        image: str,
+        limiter: anyio.CapacityLimiter,
+        max_queued_calls: int,
+        retry_after_s: int,
+        shell: ShellHandler | None,
+    ) -> None:
+        self.session_id = session_id
+        self.workspace = workspace
+        self.limits = limits
+        self.image = image
+        self.created_at = time.time()
+        self.last_activity_at = self.created_at
+        self._engine = engine
+        self._limiter = limiter
+        self._lock = anyio.Lock()
+        self._waiting = 0
+        self._max_queued = max_queued_calls
+        self._retry_after_s = retry_after_s
+        self._shell = shell
+        self._guest: Guest | None = None
+        self._closed = False
+        self._busy = False
+        self.calls = 0
+        self.resets = 0
+
+    async def _start(self) -> None:
+        self._guest = await anyio.to_thread.run_sync(self._new_guest, limiter=self._limiter)
+
+    def _new_guest(self) -> Guest:
+        return Guest(self._engine, self.workspace.root, memory_bytes=self.limits.memory_bytes)
+
+    def info(self) -> SessionInfo:
+        """The session's handle and the limits in force."""
+        return SessionInfo(
+            session_id=self.session_id,
+            created_at=self.created_at,
+            last_activity_at=self.last_activity_at,
+            idle_timeout_seconds=math.ceil(self.limits.idle_timeout_s),
+            max_lifetime_seconds=math.ceil(self.limits.max_lifetime_s),
+            image=self.image,
+            limits=self.limits,
+        )
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def expired(self, now: float) -> bool:
+        """Idle past its idle timeout (and not running a call), or past its lifetime."""
+        if now - self.created_at >= self.limits.max_lifetime_s:
+            return True
+        return not self._busy and not self._waiting and (
+            now - self.last_activity_at >= self.limits.idle_timeout_s
+        )
+
+    # -- the turn-taking every operation goes through ------------------------------------------
+
+    async def _turn(self) -> anyio.Lock:
+        if self._closed:
+            raise SessionClosedError(self.session_id)
+        if self._lock.locked() and self._waiting >= self._max_queued:
+            raise SessionBusyError(self.session_id, self._waiting, retry_after_s=self._retry_after_s)
+        return self._lock
+
+    async def _locked(self, func: Callable[[], Any]) -> Any:
+        lock = await self._turn()
+        self._waiting += 1
+        try:
+            await lock.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            if self._closed:
+                raise SessionClosedError(self.session_id)
+            self._busy = True
+            return await anyio.to_thread.run_sync(func, limiter=self._limiter)
+        finally:
+            self._busy = False
+            self.last_activity_at = time.time()
+            lock.release()
+
+    # -- tool calls ----------------------------------------------------------------------------
+
+    async def execute(self, call: ToolCall) -> ExecResult:
+        """Run one tool call and return its result.
+
+        Failures of the code itself, and limits that fire, are in the result (`return_code`,
+        `stderr`, `outcome`, `limit`), not raised.
+
+        Raises:
+            InvalidRequestError: the call is malformed (for example a tool input over the
+                request-size limit, or a text-editor command missing its fields).
+            SessionClosedError: the session is being destroyed.
+            SessionBusyError: too many calls are already queued on this session.
+        """
+        validate_call(call)
+        timeout_s = self.limits.timeout_s
+        if call.timeout_seconds is not None:
+            timeout_s = min(float(call.timeout_seconds), self.limits.timeout_s)
+        if isinstance(call, BashExecution):
+            return await self._bash(call, timeout_s)
+        payload: dict[str, object]
+        if isinstance(call, CodeExecution):
+            self._check_size(call.input.code, "code")
+            payload = {"op": "exec", "code": call.input.code}
+        else:
+            assert isinstance(call, TextEditor)
+            fields = msgspec.structs.asdict(call.input)
+            for name in ("file_text", "old_str", "new_str"):
+                value = fields.get(name)
+                if isinstance(value, str):
+                    self._check_size(value, name)
+            payload = {"op": "edit", **{k: v for k, v in fields.items() if v is not None}}
+        payload["max_output_bytes"] = self.limits.max_output_bytes
+        data = json.dumps(payload, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        tool = "code_execution" if isinstance(call, CodeExecution) else "text_editor_code_execution"
+        result: ExecResult = await self._locked(lambda: self._run(tool, data, timeout_s))
+        return result
+
+    async def run_code(self, code: str, *, timeout_s: float | None = None) -> ExecResult:
+        """Shorthand for `execute(CodeExecution(...))`."""
+        from ._tools import CodeExecutionInput
+
+        if not code:
+            raise InvalidRequestError("code must not be empty")
+        timeout = None if timeout_s is None else max(1, math.ceil(timeout_s))
+        return await self.execute(
+            CodeExecution(input=CodeExecutionInput(code=code), timeout_seconds=timeout)
+        )
+
+    def _check_size(self, text: str, what: str) -> None:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > self.limits.max_request_bytes:
+            raise InvalidRequestError(
+                f"{what} is {size} bytes; the limit is {self.limits.max_request_bytes} bytes"
+            )
+
+    async def _bash(self, call: BashExecution, timeout_s: float) -> ExecResult:
+        if self._shell is not None:
+            result: ExecResult = await self._shell(self, call)
+            return result
+        return ExecResult(
+            tool="bash_code_execution",
+            stdout="",
+            stderr="bash: this Cove build has no shell; use code_execution to run Python\n",
+            return_code=127,
+            outcome="error",
+        )
+
+    def _run(self, tool: str, data: bytes, timeout_s: float) -> ExecResult:
+        """Worker-thread half of a call: scan, run in the guest, scan again, translate."""
+        self.calls += 1
+        limits = self.limits
+        before = self.workspace.scan()
+        if self._guest is None:
+            self._guest = self._new_guest()
+        started = time.perf_counter()
+        outcome = self._guest.call(
+            data,
+            timeout_s=timeout_s,
+            fuel=limits.fuel,
+            bytes_left=max(0, limits.workspace_bytes - before.bytes),
+            files_left=max(0, limits.workspace_files - before.files),
+            host=self._host_call,
+        )
+        elapsed_ms = int((time.perf_counter() - started) * 1000)
+        after = self.workspace.scan()
+        return self._translate(tool, outcome, before, after, elapsed_ms, timeout_s)
+
+    def _reset_guest(self) -> None:
+        if self._guest is not None:
+            self._guest.close()
+        self.resets += 1
+        self._guest = self._new_guest()
+
+    def _translate(
+        self, tool: str, outcome: GuestOutcome, before: Usage, after: Usage, elapsed_ms: int,
+        timeout_s: float,
+    ) -> ExecResult:
+        limits = self.limits
+        files = tuple(
+            FileRef(file_id=p, filename=p.rsplit("/", 1)[-1]) for p in changed_files(before, after)
+        )
+        common: dict[str, Any] = {
+            "tool": tool, "files": files, "execution_time_ms": elapsed_ms,
+            "fuel_used": outcome.fuel_used, "peak_memory_bytes": outcome.memory_bytes,
+        }
+        kept = "the interpreter was reset: variables and imports are gone, files in /workspace are kept"
+        if outcome.trapped is not None:
+            self._reset_guest()
+            state: Outcome
+            if outcome.trapped is Trapped.TIMEOUT:
+                state, rc = "timeout", 124
+                limit = f"execution exceeded the {_fmt_s(timeout_s)} time limit and was stopped"
+            elif outcome.trapped is Trapped.OUT_OF_FUEL:
+                state, rc = "out_of_fuel", 124
+                limit = f"execution used up its fuel budget of {limits.fuel} units and was stopped"
+            elif outcome.trapped is Trapped.STACK_OVERFLOW:
+                state, rc = "stack_overflow", 1
+                limit = "execution overflowed the interpreter's stack (recursion too deep)"
+            elif outcome.trapped is Trapped.EXIT:
+                code = outcome.exit_code if outcome.exit_code is not None else 1
+                return ExecResult(
+                    stdout="", stderr=f"[cove] the interpreter exited with status {code}; {kept}\n",
+                    return_code=code, outcome="exit", reset=True, **common,
+                )
+            else:
+                state, rc = "crash", 1
+                limit = f"the interpreter crashed ({outcome.detail.splitlines()[0] if outcome.detail else 'trap'})"
+            return ExecResult(
+                stdout="", stderr=f"[cove] {limit}; {kept}\n", return_code=rc, outcome=state,
+                reset=True, limit=limit, **common,
+            )
+        try:
+            response = _response_decoder.decode(outcome.response or b"")
+        except msgspec.DecodeError:
+            response = _GuestResponse(error="the guest returned an unreadable response")
+        if response.error is not None:
+            self._reset_guest()
+            limit = f"the interpreter failed ({response.error})"
+            return ExecResult(
+                stdout="", stderr=f"[cove] {limit}; {kept}\n", return_code=1, outcome="crash",
+                reset=True, limit=limit, **common,
+            )
+        stderr, rc, state2, limit2 = response.stderr, response.return_code, "ok", None
+        if rc != 0:
+            state2 = "error"
+        if response.exc_type == "MemoryError":
+            state2 = "memory"
+            limit2 = (f"execution ran out of memory: the {_fmt_bytes(limits.memory_bytes)} memory "
+                      "limit was reached")
+        if outcome.quota_hit or after.bytes > limits.workspace_bytes or after.files > limits.workspace_files:
+            state2 = "workspace_full"
+            limit2 = (f"the workspace limit was reached ({_fmt_bytes(limits.workspace_bytes)}, "
+                      f"{limits.workspace_files} files): writes were refused; delete files to free space")
+            if rc == 0:
+                rc = 1
+        if limit2 is not None:
+            stderr += f"[cove] {limit2}\n"
+        return ExecResult(
+            stdout=response.stdout, stderr=stderr, return_code=rc, outcome=state2,  # type: ignore[arg-type]
+            limit=limit2, stdout_dropped_bytes=response.stdout_dropped,
+            stderr_dropped_bytes=response.stderr_dropped, **common,
+        )
+
+    def _host_call(self, request: bytes) -> bytes:
+        """Requests guest code makes through `_cove.host_call` (JSON in, JSON out)."""
+        try:
+            message = json.loads(request)
+        except ValueError:
+            return b'{"error": "malformed request"}'
+        op = message.get("op") if isinstance(message, dict) else None
+        if op == "echo":
+            return json.dumps({"ok": True, "echo": message.get("data")}).encode()
+        return json.dumps({"error": f"unknown host operation {op!r}"}).encode()
+
+    async def reset(self) -> None:
+        """Replace the interpreter with a fresh one from the snapshot; the workspace is kept."""
+        await self._locked(self._reset_guest)
+
+    # -- files -----------------------------------------------------------------------------------
+
+    async def list_files(self, path: str = ".") -> list[FileInfo]:
+        """One level of the workspace directory `path`.
+
+        Raises:
+            PathOutsideWorkspaceError, WorkspaceFileNotFoundError, NotAFileError.
+        """
+        result: list[FileInfo] = await self._locked(lambda: self.workspace.list(path))
+        return result
+
+    async def read_file(self, path: str) -> tuple[bytes, str]:
+        """A workspace file's bytes and media type.
+
+        Raises:
+            PathOutsideWorkspaceError, WorkspaceFileNotFoundError, NotAFileError, TooLargeError.
+        """
+        limit = max(self.limits.workspace_bytes, self.limits.max_file_bytes)
+        result: tuple[bytes, str] = await self._locked(
+            lambda: self.workspace.read(path, max_bytes=limit)
+        )
+        return result
+
+    async def write_file(self, path: str, data: bytes) -> FileInfo:
+        """Write `data` to the workspace file `path`, creating parent directories.
+
+        Refuses, without writing anything, data over `max_file_bytes` or over the workspace
+        quota.
+
+        Raises:
+            TooLargeError, PathOutsideWorkspaceError, NotAFileError.
+        """
+        from ._errors import TooLargeError
+
+        if len(data) > self.limits.max_file_bytes:
+            raise TooLargeError("the file", len(data), self.limits.max_file_bytes)
+
+        def write() -> FileInfo:
+            usage = self.workspace.scan()
+            rel = self.workspace.write(
+                path, data, usage=usage, bytes_limit=self.limits.workspace_bytes,
+                files_limit=self.limits.workspace_files,
+            )
+            return FileInfo(path=rel, size_bytes=len(data), mime_type=None, modified_at=time.time())
+
+        result: FileInfo = await self._locked(write)
+        return result
+
+    # -- end -------------------------------------------------------------------------------------
+
+    async def aclose(self) -> None:
+        """Destroy the interpreter and the workspace. Idempotent.
+
+        Waits for a call already running (it ends by its deadline at the latest); queued calls
+        get `SessionClosedError`.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        with anyio.CancelScope(shield=True):
+            async with self._lock:
+                guest, self._guest = self._guest, None
+                if guest is not None:
+                    await anyio.to_thread.run_sync(guest.close)
+                await anyio.to_thread.run_sync(self.workspace.remove)
+
+
+def result_type(tool: str) -> str:
+    """The contract's result-block `type` for a tool kind."""
+    return _RESULT_TYPES[tool]

@@ -1,0 +1,156 @@
+"""Configuration as values: per-session limits, and the pool's settings.
+
+The runtime never reads the environment: a gateway or the server builds these and passes them
+in. Limits have defaults (what a session gets when it asks for nothing) and ceilings (the most
+a session or a call may ask for); hints above a ceiling are clamped, never refused.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import msgspec
+
+from ._errors import InvalidRequestError
+
+__all__ = ["Limits", "PoolSettings", "SessionOptions"]
+
+MiB = 1 << 20
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True):
+    """What one session may use. Sizes are bytes, times are seconds.
+
+    Attributes:
+        timeout_s: Wall-clock limit of one call (enforced by wasmtime's epoch deadline).
+        fuel: Wasm fuel per call, or None for no fuel limit (wall clock still applies).
+        memory_bytes: The guest's linear memory; past it, allocation raises `MemoryError`.
+        max_output_bytes: Bytes kept per stream (stdout, stderr) per call; the rest is counted.
+        workspace_bytes: Total size of the files in the session's workspace.
+        workspace_files: Number of files and directories in the workspace.
+        max_file_bytes: Largest file a host-side upload may write.
+        max_request_bytes: Largest tool input (code, command, file text) accepted.
+        idle_timeout_s: A session unused this long is reclaimed.
+        max_lifetime_s: A session is reclaimed this long after creation.
+    """
+
+    timeout_s: float = 30.0
+    fuel: int | None = None
+    memory_bytes: int = 512 * MiB
+    max_output_bytes: int = 1 * MiB
+    workspace_bytes: int = 256 * MiB
+    workspace_files: int = 10_000
+    max_file_bytes: int = 64 * MiB
+    max_request_bytes: int = 4 * MiB
+    idle_timeout_s: float = 600.0
+    max_lifetime_s: float = 3600.0
+
+    def __post_init__(self) -> None:
+        for name in self.__struct_fields__:
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if not math.isfinite(value) or value <= 0:
+                raise InvalidRequestError(f"limit {name} must be a positive number, not {value!r}")
+
+    def clamp(self, ceiling: Limits) -> Limits:
+        """These limits, each lowered to `ceiling`'s where it is above it."""
+        changes: dict[str, object] = {}
+        for name in self.__struct_fields__:
+            mine, top = getattr(self, name), getattr(ceiling, name)
+            if top is not None and (mine is None or mine > top):
+                changes[name] = top
+        return msgspec.structs.replace(self, **changes) if changes else self
+
+
+class SessionOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Hints a client gives when creating a session; each is clamped to the pool's ceilings.
+
+    Attributes:
+        idle_timeout_s: Requested idle timeout.
+        max_lifetime_s: Requested maximum lifetime.
+        timeout_s: Requested default wall-clock limit per call.
+        memory_bytes: Requested guest memory.
+        image: An image hint. Cove has one interpreter; an unknown image is reported and the
+            default runs (the contract forbids failing because of it).
+    """
+
+    idle_timeout_s: float | None = None
+    max_lifetime_s: float | None = None
+    timeout_s: float | None = None
+    memory_bytes: int | None = None
+    image: str | None = None
+
+
+def _default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
+    """Settings of one pool of sessions (one wasmtime engine).
+
+    Attributes:
+        workspace_root: Directory under which each session gets its workspace directory. None:
+            a private temporary directory, removed on close.
+        cache_dir: Where the compiled interpreter is cached. None: no disk cache (every pool
+            compiles, which takes seconds).
+        artifact_dir: The interpreter artifact (python.wasm, lib/, manifest.json). None: the
+            one shipped inside this package.
+        max_sessions: Live sessions at most; creating one more raises `CapacityError`.
+        max_queued_calls: Calls waiting behind a running one on the same session, at most.
+        worker_threads: Threads running wasm at once (None: one per CPU).
+        defaults: Limits a session gets when it asks for nothing.
+        ceilings: The most any session or call may ask for.
+        consume_fuel: Enable wasmtime fuel metering (needed for `Limits.fuel` and for
+            reporting fuel used; costs some speed).
+        epoch_tick_s: Period of the epoch ticker; deadlines are accurate to about this.
+        reap_interval_s: How often expired sessions are looked for.
+        retry_after_s: The retry hint given with `CapacityError`.
+        image: The name reported for the one interpreter image Cove runs.
+    """
+
+    workspace_root: str | None = None
+    cache_dir: str | None = None
+    artifact_dir: str | None = None
+    max_sessions: int = 256
+    max_queued_calls: int = 32
+    worker_threads: int = msgspec.field(default_factory=_default_workers)
+    defaults: Limits = Limits()
+    ceilings: Limits = Limits(
+        timeout_s=300.0,
+        memory_bytes=2048 * MiB,
+        max_output_bytes=16 * MiB,
+        workspace_bytes=1024 * MiB,
+        workspace_files=100_000,
+        max_file_bytes=256 * MiB,
+        max_request_bytes=16 * MiB,
+        idle_timeout_s=86_400.0,
+        max_lifetime_s=86_400.0,
+    )
+    consume_fuel: bool = True
+    epoch_tick_s: float = 0.01
+    reap_interval_s: float = 1.0
+    retry_after_s: int = 1
+    image: str = "python:3.11"
+
+    def __post_init__(self) -> None:
+        if self.max_sessions < 1 or self.max_queued_calls < 0 or self.worker_threads < 1:
+            raise InvalidRequestError("max_sessions and worker_threads must be at least 1")
+        if not 0.001 <= self.epoch_tick_s <= 1.0:
+            raise InvalidRequestError("epoch_tick_s must be between 0.001 and 1 second")
+        if self.defaults.fuel is not None and not self.consume_fuel:
+            raise InvalidRequestError("a default fuel limit needs consume_fuel=True")
+
+    def session_limits(self, options: SessionOptions | None) -> Limits:
+        """The limits in force for a new session asking for `options`."""
+        limits = self.defaults
+        if options is not None:
+            hints = {
+                name: getattr(options, name)
+                for name in ("idle_timeout_s", "max_lifetime_s", "timeout_s", "memory_bytes")
+                if getattr(options, name) is not None
+            }
+            if hints:
+                limits = msgspec.structs.replace(limits, **hints)
+        return limits.clamp(self.ceilings)

@@ -1,0 +1,178 @@
+"""Tool calls and their results, as msgspec Structs shared with the HTTP server.
+
+A tool call is a tagged union on `tool`, exactly the contract's `ExecRequest`: unknown fields
+are tolerated (the contract grows additively), per-command fields of the text editor are
+validated per command by `validate_call`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from ._errors import InvalidRequestError, UnknownToolError
+
+__all__ = [
+    "BashExecution",
+    "BashExecutionInput",
+    "CodeExecution",
+    "CodeExecutionInput",
+    "ExecResult",
+    "FileRef",
+    "Outcome",
+    "TextEditor",
+    "TextEditorInput",
+    "ToolCall",
+    "decode_tool_call",
+]
+
+NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
+PositiveInt = Annotated[int, msgspec.Meta(ge=1)]
+
+
+class CodeExecutionInput(msgspec.Struct, frozen=True, kw_only=True):
+    code: NonEmpty
+
+
+class BashExecutionInput(msgspec.Struct, frozen=True, kw_only=True):
+    command: NonEmpty
+
+
+EditorCommand = Literal["view", "create", "str_replace", "insert", "undo_edit"]
+
+
+class TextEditorInput(msgspec.Struct, frozen=True, kw_only=True):
+    command: EditorCommand
+    path: NonEmpty
+    file_text: str | None = None
+    old_str: str | None = None
+    new_str: str | None = None
+    insert_line: int | None = None
+    view_range: list[int] | None = None
+
+
+class _Call(msgspec.Struct, frozen=True, kw_only=True, tag_field="tool"):
+    timeout_seconds: PositiveInt | None = None
+    tool_use_id: str | None = None
+
+
+class CodeExecution(_Call, tag="code_execution"):
+    """Run Python source in the session's persistent interpreter."""
+
+    input: CodeExecutionInput
+
+
+class BashExecution(_Call, tag="bash_code_execution"):
+    """Run a shell command in the session's workspace."""
+
+    input: BashExecutionInput
+
+
+class TextEditor(_Call, tag="text_editor_code_execution"):
+    """View or edit a file in the session's workspace."""
+
+    input: TextEditorInput
+
+
+ToolCall = CodeExecution | BashExecution | TextEditor
+
+_KNOWN_TOOLS = {"code_execution", "bash_code_execution", "text_editor_code_execution"}
+_decoder = msgspec.json.Decoder(ToolCall)
+_tool_only = msgspec.json.Decoder(dict[str, object])
+
+
+def decode_tool_call(body: bytes) -> ToolCall:
+    """Decode and validate a JSON tool call.
+
+    Raises:
+        UnknownToolError: `tool` names a kind this backend does not run.
+        InvalidRequestError: anything else malformed, with msgspec's path to the bad field.
+    """
+    try:
+        call = _decoder.decode(body)
+    except msgspec.ValidationError as exc:
+        try:
+            raw = _tool_only.decode(body)
+        except msgspec.DecodeError:
+            raw = {}
+        tool = raw.get("tool")
+        if isinstance(tool, str) and tool not in _KNOWN_TOOLS:
+            raise UnknownToolError(tool) from exc
+        raise InvalidRequestError(str(exc)) from exc
+    except msgspec.DecodeError as exc:
+        raise InvalidRequestError(f"malformed JSON: {exc}") from exc
+    validate_call(call)
+    return call
+
+
+def validate_call(call: ToolCall) -> None:
+    """Check the fields a text-editor command needs (the schema cannot say it per command).
+
+    Raises:
+        InvalidRequestError: a required field is missing, or `view_range` is not two integers.
+    """
+    if not isinstance(call, TextEditor):
+        return
+    cmd = call.input
+    needs: dict[str, tuple[str, ...]] = {
+        "create": ("file_text",),
+        "str_replace": ("old_str",),
+        "insert": ("insert_line", "new_str"),
+    }
+    missing = [name for name in needs.get(cmd.command, ()) if getattr(cmd, name) is None]
+    if missing:
+        raise InvalidRequestError(
+            f"text_editor_code_execution {cmd.command} needs {', '.join(missing)}"
+        )
+    if cmd.view_range is not None and len(cmd.view_range) != 2:
+        raise InvalidRequestError("view_range must be two integers [start, end]")
+
+
+class FileRef(msgspec.Struct, frozen=True, kw_only=True):
+    """A workspace file a call created or changed; `file_id` is its workspace-relative path."""
+
+    file_id: str
+    filename: str
+
+
+Outcome = Literal[
+    "ok", "error", "timeout", "out_of_fuel", "memory", "stack_overflow", "exit", "workspace_full",
+    "crash",
+]
+
+
+class ExecResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The outcome of one tool call. Guest failures and limits are outcomes, never raised.
+
+    Attributes:
+        tool: The tool kind that ran.
+        stdout: What the call printed (kept up to the output limit, then a truncation line).
+        stderr: Errors, tracebacks, and the words of any limit that fired.
+        return_code: 0 on success; 1 for an uncaught exception or a refused edit; N for
+            `SystemExit(N)`; non-zero whenever a limit fired.
+        outcome: What happened, as a typed status.
+        files: Workspace files the call created or changed.
+        execution_time_ms: Wall-clock time spent running the call.
+        reset: The interpreter was replaced by a fresh one from the snapshot (after a trap);
+            variables are gone, the workspace is kept.
+        limit: The limit that fired, in words a model can act on, or None.
+        fuel_used: Wasm fuel the call consumed (None when fuel metering is off).
+        peak_memory_bytes: The guest's linear memory size after the call (it only grows).
+        stdout_dropped_bytes: Bytes of stdout beyond the output limit.
+        stderr_dropped_bytes: Bytes of stderr beyond the output limit.
+    """
+
+    tool: str
+    stdout: str
+    stderr: str
+    return_code: int
+    outcome: Outcome
+    files: tuple[FileRef, ...] = ()
+    execution_time_ms: int = 0
+    reset: bool = False
+    limit: str | None = None
+    fuel_used: int | None = None
+    peak_memory_bytes: int = 0
+    stdout_dropped_bytes: int = 0
+    stderr_dropped_bytes: int = 0

@@ -1,0 +1,1 @@
+"""Cove over HTTP: the Otari code-execution contract v1, served by Litestar."""
