@@ -183,9 +183,12 @@ step_reactor() {
     $CC_WASM $CFLAGS_WASM -I"$py" -I"$SRC/$PY_PKG-3.11.2/Include" \
         -c "$HERE/driver/cove_driver.c" -o "$BUILD/cove_driver.o"
     $CC_WASM $CFLAGS_WASM -c "$HERE/driver/cove_quota.c" -o "$BUILD/cove_quota.o"
-    # libc's own calls into these WASI imports go through the quota wrappers in cove_quota.c.
+    $CC_WASM $CFLAGS_WASM -c "$HERE/driver/cove_snapshot.c" -o "$BUILD/cove_snapshot.o"
+    # libc's own calls into these WASI imports go through the wrappers in cove_quota.c (the
+    # workspace quota) and cove_snapshot.c (a deterministic snapshot).
     local wraps=""
-    for f in fd_write fd_pwrite fd_filestat_set_size fd_allocate path_open path_create_directory \
+    for f in random_get clock_time_get fd_filestat_get path_filestat_get \
+             fd_write fd_pwrite fd_filestat_set_size fd_allocate path_open path_create_directory \
              path_symlink path_link path_unlink_file path_remove_directory; do
         wraps="$wraps -Wl,--wrap=__wasi_$f"
     done
@@ -196,7 +199,7 @@ step_reactor() {
     # shellcheck disable=SC2086 # word splitting of the object and library lists is intended
     (cd "$py" && $CC_WASM -mexec-model=reactor -O2 -Wl,--strip-debug -z stack-size=8388608 \
         -Wl,--stack-first $wraps -L"$DEPS/lib" -o "$BUILD/reactor.wasm" "$BUILD/cove_driver.o" \
-        "$BUILD/cove_quota.o" $objs $libs)
+        "$BUILD/cove_quota.o" "$BUILD/cove_snapshot.o" $objs $libs)
 }
 
 step_snapshot() {
@@ -204,6 +207,9 @@ step_snapshot() {
     # directories is frozen into the snapshot (fd 3 = /usr/lib, fd 4 = /workspace).
     local ws=$BUILD/snapshot-workspace
     rm -rf "$ws" && mkdir -p "$ws"
+    # The interpreter stats these while initialising and keeps what it saw in the snapshot:
+    # their times must not depend on when the build ran.
+    touch -d "@$SOURCE_DATE_EPOCH" "$BUILD/stdlib/python311.zip" "$BUILD/stdlib" "$ws"
     "$BUILD/wizer/node_modules/.bin/wizer" --allow-wasi --init-func cove_init \
         --inherit-stdio true --mapdir "/usr/lib::$BUILD/stdlib" --mapdir "/workspace::$ws" \
         -o "$BUILD/python.wasm" "$BUILD/reactor.wasm"

@@ -41,8 +41,17 @@ def _entries(args: argparse.Namespace) -> dict[str, bytes]:
             continue
         out[str(rel.with_suffix(".pyc"))] = _pyc(path.read_bytes(), str(rel))
     if args.sysconfigdata:
-        sysconfig = pathlib.Path(args.sysconfigdata)
-        text = sysconfig.read_bytes().replace(os.fsencode(args.build_prefix), b"/build")
+        # Re-emitted from the values (not edited as text): the generator wraps lines by length,
+        # so the build directory's length would otherwise leak into the bytes.
+        namespace: dict[str, object] = {}
+        exec(pathlib.Path(args.sysconfigdata).read_text(), namespace)
+        build_vars = namespace["build_time_vars"]
+        assert isinstance(build_vars, dict)
+        clean = {
+            k: v.replace(args.build_prefix, "/build") if isinstance(v, str) else v
+            for k, v in sorted(build_vars.items())
+        }
+        text = f"build_time_vars = {clean!r}\n".encode()
         # Debian's sysconfig-name patch drops the platform from the module name the guest's
         # sysconfig imports: _sysconfigdata_{abiflags}_{multiarch}.
         out["_sysconfigdata__wasm32-wasi.pyc"] = _pyc(text, "_sysconfigdata__wasm32-wasi.py")

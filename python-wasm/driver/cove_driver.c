@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 extern void _initialize(void);
+extern int cove_snapshotting; /* cove_snapshot.c */
 
 __attribute__((import_module("cove"), import_name("host_call")))
 int32_t cove_import_host_call(const uint8_t *ptr, int32_t len);
@@ -87,6 +88,7 @@ __attribute__((export_name("cove_init")))
 void
 cove_init(void)
 {
+    cove_snapshotting = 1;
     _initialize();
     if (PyImport_AppendInittab("_cove", PyInit__cove) < 0) {
         abort();
@@ -146,6 +148,7 @@ cove_init(void)
         PyErr_Print();
         abort();
     }
+    cove_snapshotting = 0;
 }
 
 __attribute__((export_name("cove_alloc")))

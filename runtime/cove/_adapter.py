@@ -50,7 +50,9 @@ class CoveSandbox:
         return self
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
         session, self._session = self._session, None
@@ -118,9 +120,11 @@ class CoveSandbox:
 
 def flatten(result: ExecResult) -> str:
     """The labelled text form of a result that a tool loop hands back to the model."""
-    parts = [f"stdout:\n{result.stdout}", f"stderr:\n{result.stderr}",
-             f"return_code: {result.return_code}"]
+    text = (
+        f"stdout:\n{result.stdout.removesuffix(chr(10))}\n"
+        f"stderr:\n{result.stderr.removesuffix(chr(10))}\n"
+        f"return_code: {result.return_code}\n"
+    )
     if result.files:
-        parts.append("files:\n" + "\n".join(f"- /workspace/{f.file_id}" for f in result.files))
-    text = "\n".join(part if part.endswith("\n") else part + "\n" for part in parts)
+        text += "files:\n" + "".join(f"- /workspace/{f.file_id}\n" for f in result.files)
     return ("[tool error] " + text) if result.return_code != 0 else text

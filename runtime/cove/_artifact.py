@@ -55,7 +55,9 @@ class Artifact:
         try:
             self.manifest = msgspec.json.decode(manifest_path.read_bytes(), type=_Manifest)
         except (OSError, msgspec.DecodeError) as exc:
-            raise ArtifactError(f"cannot read the interpreter manifest {manifest_path}: {exc}") from exc
+            raise ArtifactError(
+                f"cannot read the interpreter manifest {manifest_path}: {exc}"
+            ) from exc
         if self.manifest.preopens != ["/usr/lib", "/workspace"]:
             raise ArtifactError(f"unexpected preopens in {manifest_path}: {self.manifest.preopens}")
         for name in _FILES:
@@ -84,7 +86,7 @@ class Artifact:
         Blocking (compiles for seconds on a cold cache); call it from a worker thread.
         """
         if cache_dir is None:
-            return wasmtime.Module.from_file(engine, str(self.wasm_path))
+            return wasmtime.Module(engine, self.wasm_path.read_bytes())
         version = importlib.metadata.version("wasmtime")
         key = hashlib.sha256(f"{version}\0{self.sha256}\0{engine_key}".encode()).hexdigest()[:32]
         cache = pathlib.Path(cache_dir)
@@ -94,7 +96,7 @@ class Artifact:
                 return wasmtime.Module.deserialize_file(engine, str(entry))
             except wasmtime.WasmtimeError:
                 entry.unlink(missing_ok=True)  # stale or damaged: compile afresh below
-        module = wasmtime.Module.from_file(engine, str(self.wasm_path))
+        module = wasmtime.Module(engine, self.wasm_path.read_bytes())
         cache.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache, prefix=".tmp-", suffix=".cwasm")
         try:
@@ -107,8 +109,11 @@ class Artifact:
 
     def describe(self) -> dict[str, str]:
         """Identity of the artifact, for logs and `/ready`."""
-        return {"sha256": self.sha256, "driver_sha256": self.manifest.driver_sha256,
-                "path": str(self.directory)}
+        return {
+            "sha256": self.sha256,
+            "driver_sha256": self.manifest.driver_sha256,
+            "path": str(self.directory),
+        }
 
 
 def load_manifest(directory: pathlib.Path) -> dict[str, object]:

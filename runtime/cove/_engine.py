@@ -86,7 +86,10 @@ class Engine:
         linker = wasmtime.Linker(self.wasmtime)
         linker.define_wasi()
         linker.define_func(
-            "cove", "host_call", wasmtime.FuncType([_I32, _I32], [_I32]), _host_call,
+            "cove",
+            "host_call",
+            wasmtime.FuncType([_I32, _I32], [_I32]),
+            _host_call,
             access_caller=True,
         )
         linker.define_func(

@@ -87,8 +87,10 @@ class Guest:
             raise InterpreterError(f"cannot instantiate the interpreter: {exc}") from exc
         exports = instance.exports(store)
         memory = exports["memory"]
-        funcs = {name: exports[name] for name in ("cove_alloc", "cove_free", "cove_call",
-                                                  "cove_response", "cove_limits")}
+        funcs = {
+            name: exports[name]
+            for name in ("cove_alloc", "cove_free", "cove_call", "cove_response", "cove_limits")
+        }
         if not isinstance(memory, wasmtime.Memory) or not all(
             isinstance(f, wasmtime.Func) for f in funcs.values()
         ):
@@ -157,11 +159,19 @@ class Guest:
         fuel_used = budget - store.get_fuel() if self.engine.consume_fuel else None
         quota_hit = False
         if trapped is None:
-            quota_hit = bool(_LIMITS.unpack(memory.read(store, self._limits_ptr,
-                                                        self._limits_ptr + _LIMITS.size))[2])
+            quota_hit = bool(
+                _LIMITS.unpack(
+                    memory.read(store, self._limits_ptr, self._limits_ptr + _LIMITS.size)
+                )[2]
+            )
         return GuestOutcome(
-            response=response, trapped=trapped, exit_code=exit_code, detail=detail,
-            fuel_used=fuel_used, memory_bytes=memory.data_len(store), quota_hit=quota_hit,
+            response=response,
+            trapped=trapped,
+            exit_code=exit_code,
+            detail=detail,
+            fuel_used=fuel_used,
+            memory_bytes=memory.data_len(store),
+            quota_hit=quota_hit,
         )
 
     def memory_bytes(self) -> int:

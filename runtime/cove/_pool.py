@@ -27,6 +27,7 @@ from ._errors import CapacityError, InterpreterError, SessionNotFoundError
 from ._session import Session, ShellHandler
 from ._settings import PoolSettings, SessionOptions
 from ._tools import ExecResult, ToolCall
+from ._workspace import Workspace
 
 __all__ = ["Pool", "PoolStatistics"]
 
@@ -79,10 +80,13 @@ class Pool:
     cache, milliseconds with `cache_dir` warm), in a worker thread.
     """
 
-    def __init__(self, settings: PoolSettings | None = None, *, shell: ShellHandler | None = None) -> None:
+    def __init__(
+        self, settings: PoolSettings | None = None, *, shell: ShellHandler | None = None
+    ) -> None:
         self.settings = settings or PoolSettings()
         self._shell = shell
         self._sessions: dict[str, Session] = {}
+        self._pending = 0
         self._engine: Engine | None = None
         self._dir: pathlib.Path | None = None
         self._owned_root: pathlib.Path | None = None
@@ -101,7 +105,9 @@ class Pool:
         return self
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
         await self.aclose()
@@ -123,8 +129,12 @@ class Pool:
         settings = self.settings
         artifact = await anyio.to_thread.run_sync(Artifact, settings.artifact_dir)
         self._engine = await anyio.to_thread.run_sync(
-            lambda: Engine(artifact, consume_fuel=settings.consume_fuel,
-                           epoch_tick_s=settings.epoch_tick_s, cache_dir=settings.cache_dir)
+            lambda: Engine(
+                artifact,
+                consume_fuel=settings.consume_fuel,
+                epoch_tick_s=settings.epoch_tick_s,
+                cache_dir=settings.cache_dir,
+            )
         )
         await anyio.to_thread.run_sync(self._prepare_dirs)
         self._tg = anyio.create_task_group()
@@ -155,7 +165,7 @@ class Pool:
         engine = self.engine
         if self._closed:
             raise InterpreterError("the pool is closed")
-        if len(self._sessions) >= settings.max_sessions:
+        if len(self._sessions) + self._pending >= settings.max_sessions:
             raise CapacityError(
                 f"at capacity: {settings.max_sessions} sessions are live",
                 retry_after_s=settings.retry_after_s,
@@ -163,23 +173,23 @@ class Pool:
         limits = settings.session_limits(options)
         session_id = secrets.token_urlsafe(24)
         assert self._dir is not None
-        from ._workspace import Workspace
-
-        workspace = await anyio.to_thread.run_sync(Workspace.create, self._dir, session_id)
-        image = settings.image
-        session = Session(
-            session_id=session_id, engine=engine, workspace=workspace, limits=limits,
-            image=image, limiter=self._limiter, max_queued_calls=settings.max_queued_calls,
-            retry_after_s=settings.retry_after_s, shell=self._shell,
-        )
-        # Reserve the slot before awaiting, so concurrent creations respect max_sessions.
-        self._sessions[session_id] = session
+        # Count the slot before awaiting, so concurrent creations respect max_sessions.
+        self._pending += 1
         try:
-            await session._start()
-        except BaseException:
-            self._sessions.pop(session_id, None)
-            await anyio.to_thread.run_sync(workspace.remove)
-            raise
+            session = await Session.create(
+                session_id=session_id,
+                engine=engine,
+                workspace=Workspace(self._dir / session_id),
+                limits=limits,
+                image=settings.image,
+                limiter=self._limiter,
+                max_queued_calls=settings.max_queued_calls,
+                retry_after_s=settings.retry_after_s,
+                shell=self._shell,
+            )
+        finally:
+            self._pending -= 1
+        self._sessions[session_id] = session
         self._created += 1
         return session
 
@@ -223,9 +233,12 @@ class Pool:
             await anyio.sleep(self.settings.reap_interval_s)
             await self.reap()
 
-    async def reap(self) -> int:
-        """Destroy every expired session now; returns how many. (The reaper calls this.)"""
-        now = time.time()
+    async def reap(self, *, now: float | None = None) -> int:
+        """Destroy every session expired at `now` (default: the current time); returns how many.
+
+        The background reaper calls this every `reap_interval_s`.
+        """
+        now = time.time() if now is None else now
         expired = [sid for sid, s in self._sessions.items() if s.expired(now)]
         for sid in expired:
             await self.destroy_session(sid)
@@ -252,8 +265,11 @@ class Pool:
     @property
     def ready(self) -> bool:
         """Open, not closing, and below `max_sessions`."""
-        return (self._engine is not None and not self._closed
-                and len(self._sessions) < self.settings.max_sessions)
+        return (
+            self._engine is not None
+            and not self._closed
+            and len(self._sessions) + self._pending < self.settings.max_sessions
+        )
 
     async def aclose(self) -> None:
         """Destroy every session and its workspace, stop the reaper and the engine. Idempotent."""

@@ -72,6 +72,19 @@ class _GuestResponse(msgspec.Struct, frozen=True):
 _response_decoder = msgspec.json.Decoder(_GuestResponse)
 
 
+class _HostRequest(msgspec.Struct, frozen=True):
+    op: str
+    data: object = None
+
+
+_host_request_decoder = msgspec.json.Decoder(_HostRequest)
+
+
+_RESET_NOTE = (
+    "the interpreter was reset: variables and imports are gone, files in /workspace are kept"
+)
+
+
 def _fmt_bytes(n: int) -> str:
     return f"{n / MiB:g} MiB" if n >= MiB else f"{n} bytes"
 
@@ -109,18 +122,29 @@ class Session:
         self._engine = engine
         self._limiter = limiter
         self._lock = anyio.Lock()
-        self._waiting = 0
         self._max_queued = max_queued_calls
         self._retry_after_s = retry_after_s
         self._shell = shell
         self._guest: Guest | None = None
         self._closed = False
-        self._busy = False
         self.calls = 0
         self.resets = 0
 
-    async def _start(self) -> None:
-        self._guest = await anyio.to_thread.run_sync(self._new_guest, limiter=self._limiter)
+    @classmethod
+    async def create(cls, **kwargs: Any) -> Session:
+        """Make a session: its workspace directory and its interpreter, in one worker thread."""
+        session = cls(**kwargs)
+
+        def setup() -> None:
+            session.workspace.root.mkdir(mode=0o700)
+            try:
+                session._guest = session._new_guest()
+            except BaseException:
+                session.workspace.remove()
+                raise
+
+        await anyio.to_thread.run_sync(setup, limiter=session._limiter)
+        return session
 
     def _new_guest(self) -> Guest:
         return Guest(self._engine, self.workspace.root, memory_bytes=self.limits.memory_bytes)
@@ -145,35 +169,28 @@ class Session:
         """Idle past its idle timeout (and not running a call), or past its lifetime."""
         if now - self.created_at >= self.limits.max_lifetime_s:
             return True
-        return not self._busy and not self._waiting and (
+        return not self._lock.locked() and (
             now - self.last_activity_at >= self.limits.idle_timeout_s
         )
 
     # -- the turn-taking every operation goes through ------------------------------------------
 
-    async def _turn(self) -> anyio.Lock:
+    async def _locked(self, func: Callable[[], Any]) -> Any:
+        """Run `func` in a worker thread once every earlier call on this session is done."""
         if self._closed:
             raise SessionClosedError(self.session_id)
-        if self._lock.locked() and self._waiting >= self._max_queued:
-            raise SessionBusyError(self.session_id, self._waiting, retry_after_s=self._retry_after_s)
-        return self._lock
-
-    async def _locked(self, func: Callable[[], Any]) -> Any:
-        lock = await self._turn()
-        self._waiting += 1
-        try:
-            await lock.acquire()
-        finally:
-            self._waiting -= 1
-        try:
+        lock = self._lock
+        if lock.locked():
+            queued = lock.statistics().tasks_waiting
+            if queued >= self._max_queued:
+                raise SessionBusyError(self.session_id, queued, retry_after_s=self._retry_after_s)
+        async with lock:
             if self._closed:
                 raise SessionClosedError(self.session_id)
-            self._busy = True
-            return await anyio.to_thread.run_sync(func, limiter=self._limiter)
-        finally:
-            self._busy = False
-            self.last_activity_at = time.time()
-            lock.release()
+            try:
+                return await anyio.to_thread.run_sync(func, limiter=self._limiter)
+            finally:
+                self.last_activity_at = time.time()
 
     # -- tool calls ----------------------------------------------------------------------------
 
@@ -270,85 +287,124 @@ class Session:
         self._guest = self._new_guest()
 
     def _translate(
-        self, tool: str, outcome: GuestOutcome, before: Usage, after: Usage, elapsed_ms: int,
+        self,
+        tool: str,
+        outcome: GuestOutcome,
+        before: Usage,
+        after: Usage,
+        elapsed_ms: int,
         timeout_s: float,
     ) -> ExecResult:
-        limits = self.limits
+        """The one place guest outcomes (traps included) become results."""
         files = tuple(
             FileRef(file_id=p, filename=p.rsplit("/", 1)[-1]) for p in changed_files(before, after)
         )
         common: dict[str, Any] = {
-            "tool": tool, "files": files, "execution_time_ms": elapsed_ms,
-            "fuel_used": outcome.fuel_used, "peak_memory_bytes": outcome.memory_bytes,
+            "tool": tool,
+            "files": files,
+            "execution_time_ms": elapsed_ms,
+            "fuel_used": outcome.fuel_used,
+            "peak_memory_bytes": outcome.memory_bytes,
         }
-        kept = "the interpreter was reset: variables and imports are gone, files in /workspace are kept"
         if outcome.trapped is not None:
-            self._reset_guest()
-            state: Outcome
-            if outcome.trapped is Trapped.TIMEOUT:
-                state, rc = "timeout", 124
-                limit = f"execution exceeded the {_fmt_s(timeout_s)} time limit and was stopped"
-            elif outcome.trapped is Trapped.OUT_OF_FUEL:
-                state, rc = "out_of_fuel", 124
-                limit = f"execution used up its fuel budget of {limits.fuel} units and was stopped"
-            elif outcome.trapped is Trapped.STACK_OVERFLOW:
-                state, rc = "stack_overflow", 1
-                limit = "execution overflowed the interpreter's stack (recursion too deep)"
-            elif outcome.trapped is Trapped.EXIT:
-                code = outcome.exit_code if outcome.exit_code is not None else 1
-                return ExecResult(
-                    stdout="", stderr=f"[cove] the interpreter exited with status {code}; {kept}\n",
-                    return_code=code, outcome="exit", reset=True, **common,
-                )
-            else:
-                state, rc = "crash", 1
-                limit = f"the interpreter crashed ({outcome.detail.splitlines()[0] if outcome.detail else 'trap'})"
-            return ExecResult(
-                stdout="", stderr=f"[cove] {limit}; {kept}\n", return_code=rc, outcome=state,
-                reset=True, limit=limit, **common,
-            )
+            return self._trap_result(outcome, timeout_s, common)
         try:
             response = _response_decoder.decode(outcome.response or b"")
         except msgspec.DecodeError:
             response = _GuestResponse(error="the guest returned an unreadable response")
         if response.error is not None:
             self._reset_guest()
-            limit = f"the interpreter failed ({response.error})"
+            failed = f"the interpreter failed ({response.error})"
             return ExecResult(
-                stdout="", stderr=f"[cove] {limit}; {kept}\n", return_code=1, outcome="crash",
-                reset=True, limit=limit, **common,
+                stdout="",
+                stderr=f"[cove] {failed}; {_RESET_NOTE}\n",
+                return_code=1,
+                outcome="crash",
+                reset=True,
+                limit=failed,
+                **common,
             )
-        stderr, rc, state2, limit2 = response.stderr, response.return_code, "ok", None
-        if rc != 0:
-            state2 = "error"
+        limits = self.limits
+        rc = response.return_code
+        state: Outcome = "ok" if rc == 0 else "error"
+        limit: str | None = None
         if response.exc_type == "MemoryError":
-            state2 = "memory"
-            limit2 = (f"execution ran out of memory: the {_fmt_bytes(limits.memory_bytes)} memory "
-                      "limit was reached")
-        if outcome.quota_hit or after.bytes > limits.workspace_bytes or after.files > limits.workspace_files:
-            state2 = "workspace_full"
-            limit2 = (f"the workspace limit was reached ({_fmt_bytes(limits.workspace_bytes)}, "
-                      f"{limits.workspace_files} files): writes were refused; delete files to free space")
-            if rc == 0:
-                rc = 1
-        if limit2 is not None:
-            stderr += f"[cove] {limit2}\n"
+            state = "memory"
+            limit = (
+                f"execution ran out of memory: the {_fmt_bytes(limits.memory_bytes)} "
+                "memory limit was reached"
+            )
+        if (
+            outcome.quota_hit
+            or after.bytes > limits.workspace_bytes
+            or after.files > limits.workspace_files
+        ):
+            state = "workspace_full"
+            limit = (
+                f"the workspace limit was reached ({_fmt_bytes(limits.workspace_bytes)}, "
+                f"{limits.workspace_files} files): writes were refused; delete files to free space"
+            )
+            rc = rc or 1
+        stderr = response.stderr if limit is None else f"{response.stderr}[cove] {limit}\n"
         return ExecResult(
-            stdout=response.stdout, stderr=stderr, return_code=rc, outcome=state2,  # type: ignore[arg-type]
-            limit=limit2, stdout_dropped_bytes=response.stdout_dropped,
-            stderr_dropped_bytes=response.stderr_dropped, **common,
+            stdout=response.stdout,
+            stderr=stderr,
+            return_code=rc,
+            outcome=state,
+            limit=limit,
+            stdout_dropped_bytes=response.stdout_dropped,
+            stderr_dropped_bytes=response.stderr_dropped,
+            **common,
+        )
+
+    def _trap_result(
+        self, outcome: GuestOutcome, timeout_s: float, common: dict[str, Any]
+    ) -> ExecResult:
+        self._reset_guest()
+        trapped = outcome.trapped
+        if trapped is Trapped.EXIT:
+            code = outcome.exit_code if outcome.exit_code is not None else 1
+            return ExecResult(
+                stdout="",
+                stderr=f"[cove] the interpreter exited with status {code}; {_RESET_NOTE}\n",
+                return_code=code,
+                outcome="exit",
+                reset=True,
+                **common,
+            )
+        state: Outcome
+        if trapped is Trapped.TIMEOUT:
+            state, rc = "timeout", 124
+            limit = f"execution exceeded the {_fmt_s(timeout_s)} time limit and was stopped"
+        elif trapped is Trapped.OUT_OF_FUEL:
+            state, rc = "out_of_fuel", 124
+            limit = f"execution used up its fuel budget of {self.limits.fuel} units and was stopped"
+        elif trapped is Trapped.STACK_OVERFLOW:
+            state, rc = "stack_overflow", 1
+            limit = "execution overflowed the interpreter's stack (recursion too deep)"
+        else:
+            state, rc = "crash", 1
+            first_line = outcome.detail.splitlines()[0] if outcome.detail else "trap"
+            limit = f"the interpreter crashed ({first_line})"
+        return ExecResult(
+            stdout="",
+            stderr=f"[cove] {limit}; {_RESET_NOTE}\n",
+            return_code=rc,
+            outcome=state,
+            reset=True,
+            limit=limit,
+            **common,
         )
 
     def _host_call(self, request: bytes) -> bytes:
         """Requests guest code makes through `_cove.host_call` (JSON in, JSON out)."""
         try:
-            message = json.loads(request)
-        except ValueError:
-            return b'{"error": "malformed request"}'
-        op = message.get("op") if isinstance(message, dict) else None
-        if op == "echo":
-            return json.dumps({"ok": True, "echo": message.get("data")}).encode()
-        return json.dumps({"error": f"unknown host operation {op!r}"}).encode()
+            message = _host_request_decoder.decode(request)
+        except msgspec.DecodeError as exc:
+            return msgspec.json.encode({"error": f"malformed request: {exc}"})
+        if message.op == "echo":
+            return msgspec.json.encode({"ok": True, "echo": message.data})
+        return msgspec.json.encode({"error": f"unknown host operation {message.op!r}"})
 
     async def reset(self) -> None:
         """Replace the interpreter with a fresh one from the snapshot; the workspace is kept."""
@@ -394,7 +450,10 @@ class Session:
         def write() -> FileInfo:
             usage = self.workspace.scan()
             rel = self.workspace.write(
-                path, data, usage=usage, bytes_limit=self.limits.workspace_bytes,
+                path,
+                data,
+                usage=usage,
+                bytes_limit=self.limits.workspace_bytes,
                 files_limit=self.limits.workspace_files,
             )
             return FileInfo(path=rel, size_bytes=len(data), mime_type=None, modified_at=time.time())

@@ -57,19 +57,19 @@ class _Call(msgspec.Struct, frozen=True, kw_only=True, tag_field="tool"):
     tool_use_id: str | None = None
 
 
-class CodeExecution(_Call, tag="code_execution"):
+class CodeExecution(_Call, frozen=True, kw_only=True, tag="code_execution"):
     """Run Python source in the session's persistent interpreter."""
 
     input: CodeExecutionInput
 
 
-class BashExecution(_Call, tag="bash_code_execution"):
+class BashExecution(_Call, frozen=True, kw_only=True, tag="bash_code_execution"):
     """Run a shell command in the session's workspace."""
 
     input: BashExecutionInput
 
 
-class TextEditor(_Call, tag="text_editor_code_execution"):
+class TextEditor(_Call, frozen=True, kw_only=True, tag="text_editor_code_execution"):
     """View or edit a file in the session's workspace."""
 
     input: TextEditorInput
@@ -137,7 +137,14 @@ class FileRef(msgspec.Struct, frozen=True, kw_only=True):
 
 
 Outcome = Literal[
-    "ok", "error", "timeout", "out_of_fuel", "memory", "stack_overflow", "exit", "workspace_full",
+    "ok",
+    "error",
+    "timeout",
+    "out_of_fuel",
+    "memory",
+    "stack_overflow",
+    "exit",
+    "workspace_full",
     "crash",
 ]
 

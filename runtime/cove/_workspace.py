@@ -158,7 +158,9 @@ class Workspace:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             os.close(fd)
-            raise NotAFileError(path, "a directory" if stat.S_ISDIR(st.st_mode) else "a special file")
+            raise NotAFileError(
+                path, "a directory" if stat.S_ISDIR(st.st_mode) else "a special file"
+            )
         return fd
 
     def read(self, path: str, *, max_bytes: int) -> tuple[bytes, str]:
@@ -178,7 +180,9 @@ class Workspace:
             raise TooLargeError(f"file {path!r}", len(data), max_bytes)
         return data, _guess_type(target.name) or "application/octet-stream"
 
-    def write(self, path: str, data: bytes, *, usage: Usage, bytes_limit: int, files_limit: int) -> str:
+    def write(
+        self, path: str, data: bytes, *, usage: Usage, bytes_limit: int, files_limit: int
+    ) -> str:
         """Write `data` to `path` (parents created), atomically; returns the stored relative path.
 
         Raises:
@@ -198,8 +202,9 @@ class Workspace:
         if grown > bytes_limit:
             raise TooLargeError("the workspace", grown, bytes_limit)
         if usage.files + new_files + missing_dirs > files_limit:
-            raise TooLargeError("the workspace file count", usage.files + new_files + missing_dirs,
-                                files_limit)
+            raise TooLargeError(
+                "the workspace file count", usage.files + new_files + missing_dirs, files_limit
+            )
         if target.is_dir() and not target.is_symlink():
             raise NotAFileError(path)
         target.parent.mkdir(parents=True, exist_ok=True)

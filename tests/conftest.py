@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+import pathlib
+from collections.abc import AsyncIterator
+
+import pytest
+
+import cove
+
+
+@pytest.fixture(scope="session")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
+    # One compiled-module cache for the whole run: the first pool compiles, the rest load.
+    return str(tmp_path_factory.mktemp("cove-cache"))
+
+
+@pytest.fixture
+def settings(tmp_path: pathlib.Path, cache_dir: str) -> cove.PoolSettings:
+    return cove.PoolSettings(
+        workspace_root=str(tmp_path / "workspaces"),
+        cache_dir=cache_dir,
+        defaults=cove.Limits(timeout_s=10.0, memory_bytes=256 << 20),
+    )
+
+
+@pytest.fixture
+async def pool(settings: cove.PoolSettings) -> AsyncIterator[cove.Pool]:
+    async with cove.Pool(settings) as p:
+        yield p
+
+
+@pytest.fixture
+async def session(pool: cove.Pool) -> cove.Session:
+    return await pool.create_session()

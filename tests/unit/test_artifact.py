@@ -1,0 +1,63 @@
+"""The committed interpreter artifact: verified before loading, built from the tree's driver."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import pathlib
+import shutil
+
+import pytest
+
+import cove
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ARTIFACT = ROOT / "runtime" / "cove" / "_interpreter"
+
+
+def _manifest_tool():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(
+        "cove_manifest", ROOT / "python-wasm" / "manifest.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_artifact_was_built_from_the_driver_sources_in_the_tree() -> None:
+    manifest = json.loads((ARTIFACT / "manifest.json").read_text())
+    assert manifest["driver_sha256"] == _manifest_tool().driver_sha256(), (
+        "python-wasm/driver/ changed since the artifact was built: run python-wasm/build.sh"
+    )
+
+
+def test_manifest_records_sources_toolchain_and_hashes() -> None:
+    manifest = json.loads((ARTIFACT / "manifest.json").read_text())
+    assert set(manifest["source_packages"]) >= {
+        "python3.11",
+        "zlib",
+        "bzip2",
+        "xz-utils",
+        "sqlite3",
+    }
+    assert all(len(h) == 64 for h in manifest["source_sha256"].values())
+    assert {"clang-16", "wasi-libc", "wizer"} <= set(manifest["toolchain"])
+    assert cove.Artifact().sha256 == manifest["artifacts"]["python.wasm"]
+
+
+@pytest.mark.parametrize("name", ["python.wasm", "lib/python311.zip"])
+def test_a_tampered_artifact_is_refused(tmp_path: pathlib.Path, name: str) -> None:
+    copy = tmp_path / "artifact"
+    shutil.copytree(ARTIFACT, copy)
+    target = copy / name
+    data = bytearray(target.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    target.write_bytes(bytes(data))
+    with pytest.raises(cove.ArtifactError, match="refusing to load"):
+        cove.Artifact(copy)
+
+
+def test_a_missing_artifact_is_a_clear_error(tmp_path: pathlib.Path) -> None:
+    with pytest.raises(cove.ArtifactError, match="manifest"):
+        cove.Artifact(tmp_path)

@@ -1,0 +1,38 @@
+"""Everything CI checks, in the order a developer wants to hear about failures.
+
+    python tools/check.py            lint, format, types, then the test suite
+    python tools/check.py --fast     skip the slow-marked fuzz and load tests
+    python tools/check.py tests/unit extra pytest arguments are passed through
+
+Run it with the project's virtual environment's Python (README's test command does).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+PY = sys.executable
+
+
+def run(*cmd: str) -> None:
+    print("$", " ".join(cmd), flush=True)
+    code = subprocess.call(cmd)
+    if code != 0:
+        sys.exit(code)
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    fast = "--fast" in args
+    args = [a for a in args if a != "--fast"]
+    run(PY, "-m", "ruff", "check", "runtime", "server", "tests", "bench", "tools")
+    run(PY, "-m", "ruff", "format", "--check", "runtime", "server", "tests", "bench", "tools")
+    run(PY, "-m", "mypy")
+    run(PY, "-m", "pyright", "--pythonpath", PY)
+    marker = ["-m", "not slow"] if fast else []
+    run(PY, "-m", "pytest", *marker, *args)
+
+
+if __name__ == "__main__":
+    main()
