@@ -1,1 +1,12 @@
-"""Cove over HTTP: the Otari code-execution contract v1, served by Litestar."""
+"""Cove over HTTP: the Otari code-execution contract v1, served by Litestar.
+
+    app = cove_server.create_app()          # settings from the environment
+    uvicorn.run(app, host="127.0.0.1", port=8080)
+
+or, from a shell, `cove serve`.
+"""
+
+from ._app import create_app
+from ._settings import ServerSettings
+
+__all__ = ["ServerSettings", "create_app"]

@@ -1,0 +1,311 @@
+"""The Litestar app: the contract's six operations, operations endpoints, auth and logging.
+
+`create_app()` builds a fresh app (no module-level state). Given no pool, the app owns one: it
+opens it at startup and, at shutdown, destroys every session and its directory.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import pathlib
+import posixpath
+import re
+import time
+from collections.abc import AsyncGenerator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import msgspec
+from litestar import Litestar, Request, Response, delete, get, post
+from litestar.datastructures import UploadFile
+from litestar.exceptions import HTTPException
+from litestar.params import FromPath, FromQuery
+from litestar.types import (
+    ASGIApp,
+)
+
+import cove
+
+from ._errors import handle_cove_error, handle_http_exception, handle_unexpected
+from ._metrics import Metrics
+from ._settings import ServerSettings
+from ._wire import (
+    CreateSessionRequest,
+    ExecResponse,
+    FileList,
+    FileUploadResult,
+    SessionHandle,
+    new_tool_use_id,
+)
+
+__all__ = ["create_app"]
+
+access_log = logging.getLogger("cove_server.access")
+
+_CONTRACT = pathlib.Path(__file__).with_name("contract-openapi.json")
+_OPEN_PATHS = frozenset({"/health", "/ready"})
+_SESSION_SEGMENT = re.compile(r"^/sessions/[^/]+")
+_create_decoder = msgspec.json.Decoder(CreateSessionRequest)
+
+
+_UNAUTHORIZED_START: dict[str, Any] = {
+    "type": "http.response.start",
+    "status": 401,
+    "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
+}
+_UNAUTHORIZED_BODY: dict[str, Any] = {
+    "type": "http.response.body",
+    "body": b'{"detail": "missing or invalid bearer token", "error": "Unauthorized"}',
+}
+
+
+def _route_of(path: str) -> str:
+    return _SESSION_SEGMENT.sub("/sessions/{session_id}", path)
+
+
+class _Edge:
+    """ASGI middleware: bearer-token check (constant time) and one structured log line per
+    request (method, route, status, duration; never bodies, never the token)."""
+
+    def __init__(self, app: ASGIApp, token: str | None, metrics: Metrics) -> None:
+        self.app: Any = app
+        self.token = token.encode() if token else None
+        self.metrics = metrics
+
+    # Plain ASGI, typed loosely on purpose: scopes and messages are dictionaries by protocol.
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+        path = str(scope["path"])
+
+        async def send_wrapper(message: dict[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            if self.token is not None and path not in _OPEN_PATHS and not self._authorised(scope):
+                body = json.dumps(
+                    {"detail": "missing or invalid bearer token", "error": "Unauthorized"}
+                )
+                await send_wrapper(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"www-authenticate", b"Bearer"),
+                        ],
+                    }
+                )
+                await send_wrapper({"type": "http.response.body", "body": body.encode()})
+                return
+            await self.app(scope, receive, send_wrapper)
+        finally:
+            route = _route_of(path)
+            method = str(scope["method"])
+            self.metrics.record_http(method, route, status)
+            access_log.info(
+                "request",
+                extra={
+                    "http": {
+                        "method": method,
+                        "route": route,
+                        "status": status,
+                        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+                    }
+                },
+            )
+
+    def _authorised(self, scope: Any) -> bool:
+        assert self.token is not None
+        for name, value in scope["headers"]:
+            if name == b"authorization":
+                scheme, _, credential = value.partition(b" ")
+                if scheme.lower() == b"bearer":
+                    return hmac.compare_digest(credential.strip(), self.token)
+        return False
+
+
+def _served_openapi() -> dict[str, Any]:
+    """The contract's OpenAPI document, plus Cove's operations endpoints."""
+    doc: dict[str, Any] = json.loads(_CONTRACT.read_text())
+    doc["info"] = {**doc["info"], "title": "Cove (Otari code-execution protocol, contract v1)"}
+    doc["servers"] = [{"url": "/"}]
+    plain = {"200": {"description": "OK"}}
+    doc["paths"]["/health"] = {
+        "get": {"operationId": "Health", "summary": "Liveness", "responses": plain}
+    }
+    doc["paths"]["/ready"] = {
+        "get": {
+            "operationId": "Ready",
+            "summary": "Readiness",
+            "responses": {**plain, "503": {"description": "Not ready"}},
+        }
+    }
+    doc["paths"]["/metrics"] = {
+        "get": {"operationId": "Metrics", "summary": "Prometheus metrics", "responses": plain}
+    }
+    return doc
+
+
+def _safe_name(filename: str | None) -> str | None:
+    if not filename:
+        return None
+    name = posixpath.basename(filename.replace("\\", "/"))
+    return name if name not in ("", ".", "..") else None
+
+
+def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = None) -> Litestar:
+    """A Cove HTTP app.
+
+    Args:
+        pool: A pool to serve (its owner opens and closes it). None: the app creates one from
+            `settings.pool` and owns it: opened at startup, closed (every session destroyed)
+            at shutdown.
+        settings: Server settings. None: read from the environment (`ServerSettings.from_env`).
+    """
+    settings = settings if settings is not None else ServerSettings.from_env()
+    owned = pool is None
+    the_pool = pool if pool is not None else cove.Pool(settings.pool)
+    metrics = Metrics()
+    openapi_doc = msgspec.json.encode(_served_openapi())
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncGenerator[None]:
+        if owned:
+            async with the_pool:
+                yield
+        else:
+            yield
+
+    @post("/sessions", status_code=201)
+    async def create_session(request: Request[Any, Any, Any]) -> SessionHandle:
+        body = await request.body()
+        try:
+            hints = _create_decoder.decode(body) if body.strip() else CreateSessionRequest()
+        except msgspec.DecodeError as exc:
+            raise cove.InvalidRequestError(f"malformed CreateSession body: {exc}") from exc
+        options = cove.SessionOptions(
+            idle_timeout_s=hints.idle_timeout_seconds,
+            max_lifetime_s=hints.max_lifetime_seconds,
+            image=hints.image,
+        )
+        session = await the_pool.create_session(options)
+        return SessionHandle.of(session.info())
+
+    @delete("/sessions/{session_id:str}", status_code=204)
+    async def destroy_session(session_id: FromPath[str]) -> None:
+        await the_pool.destroy_session(session_id)
+
+    @post("/sessions/{session_id:str}/exec", status_code=200)
+    async def execute(session_id: FromPath[str], request: Request[Any, Any, Any]) -> ExecResponse:
+        session = the_pool.get_session(session_id)
+        call = cove.decode_tool_call(await request.body())
+        started = time.perf_counter()
+        result = await session.execute(call)
+        metrics.record_call(result, time.perf_counter() - started)
+        return ExecResponse.of(call.tool_use_id or new_tool_use_id(), result)
+
+    @get("/sessions/{session_id:str}/files/list")
+    async def list_files(session_id: FromPath[str], path: FromQuery[str] = ".") -> FileList:
+        session = the_pool.get_session(session_id)
+        return FileList(files=await session.list_files(path))
+
+    @get("/sessions/{session_id:str}/files")
+    async def get_file(session_id: FromPath[str], path: FromQuery[str]) -> Response[bytes]:
+        session = the_pool.get_session(session_id)
+        if not path:
+            raise cove.InvalidRequestError("path must not be empty")
+        data, media_type = await session.read_file(path)
+        name = (_safe_name(path) or "file").replace('"', "")
+        return Response(
+            content=data,
+            media_type=media_type,
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    @post("/sessions/{session_id:str}/files", status_code=201)
+    async def put_file(
+        session_id: FromPath[str], request: Request[Any, Any, Any]
+    ) -> FileUploadResult:
+        session = the_pool.get_session(session_id)
+        content_type = request.headers.get("content-type", "")
+        if not content_type.startswith("multipart/form-data"):
+            raise cove.InvalidRequestError("PutFile takes multipart/form-data with a `file` part")
+        form = await request.form()
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile):
+            raise cove.InvalidRequestError("multipart body has no `file` part")
+        path = form.get("path")
+        if not isinstance(path, str) or not path:
+            path = _safe_name(upload.filename)
+        if path is None:
+            raise cove.InvalidRequestError("no `path` given and the upload has no usable filename")
+        data = await upload.read()
+        stored = await session.write_file(path, data)
+        return FileUploadResult(path=stored.path, size_bytes=stored.size_bytes)
+
+    @get("/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @get("/ready")
+    async def ready() -> Response[bytes]:
+        stats = the_pool.statistics()
+        body = {
+            "ready": the_pool.ready,
+            "sessions": stats.sessions,
+            "max_sessions": stats.max_sessions,
+            "artifact_sha256": stats.artifact_sha256,
+        }
+        return Response(
+            content=msgspec.json.encode(body),
+            media_type="application/json",
+            status_code=200 if the_pool.ready else 503,
+        )
+
+    @get("/metrics")
+    async def prometheus() -> Response[str]:
+        return Response(
+            content=metrics.render(the_pool.statistics()), media_type="text/plain; version=0.0.4"
+        )
+
+    @get("/schema/openapi.json")
+    async def openapi() -> Response[bytes]:
+        return Response(content=openapi_doc, media_type="application/json")
+
+    def edge(app: ASGIApp) -> ASGIApp:
+        return _Edge(app, settings.token, metrics)
+
+    return Litestar(
+        route_handlers=[
+            create_session,
+            destroy_session,
+            execute,
+            list_files,
+            get_file,
+            put_file,
+            health,
+            ready,
+            prometheus,
+            openapi,
+        ],
+        lifespan=[lifespan],
+        middleware=[edge],
+        exception_handlers={
+            cove.CoveError: handle_cove_error,
+            HTTPException: handle_http_exception,
+            Exception: handle_unexpected,
+        },
+        request_max_body_size=settings.max_body_bytes,
+        openapi_config=None,
+        logging_config=None,
+        debug=False,
+    )

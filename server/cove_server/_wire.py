@@ -1,0 +1,148 @@
+"""The contract's wire shapes that are the server's own (tool calls are `cove`'s Structs).
+
+Requests tolerate unknown fields (the contract grows additively); responses carry additive
+fields of Cove's (`outcome`, `fuel_used`, `peak_memory_bytes`, the limits in force).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Literal
+
+import msgspec
+
+import cove
+
+__all__ = [
+    "CreateSessionRequest",
+    "ErrorBody",
+    "ExecResponse",
+    "FileList",
+    "FileUploadResult",
+    "SessionHandle",
+    "new_tool_use_id",
+]
+
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+
+
+class CreateSessionRequest(msgspec.Struct, frozen=True, kw_only=True):
+    image: str | None = None
+    idle_timeout_seconds: Positive | None = None
+    max_lifetime_seconds: Positive | None = None
+
+
+class LimitsInForce(msgspec.Struct, frozen=True, kw_only=True):
+    timeout_seconds: float
+    memory_bytes: int
+    max_output_bytes: int
+    workspace_bytes: int
+    workspace_files: int
+    max_file_bytes: int
+    fuel: int | None
+
+
+class SessionHandle(msgspec.Struct, frozen=True, kw_only=True):
+    session_id: str
+    idle_timeout_seconds: int
+    max_lifetime_seconds: int
+    created_at: float
+    last_activity_at: float
+    image: str
+    limits: LimitsInForce
+
+    @classmethod
+    def of(cls, info: cove.SessionInfo) -> SessionHandle:
+        lim = info.limits
+        return cls(
+            session_id=info.session_id,
+            idle_timeout_seconds=info.idle_timeout_seconds,
+            max_lifetime_seconds=info.max_lifetime_seconds,
+            created_at=info.created_at,
+            last_activity_at=info.last_activity_at,
+            image=info.image,
+            limits=LimitsInForce(
+                timeout_seconds=lim.timeout_s,
+                memory_bytes=lim.memory_bytes,
+                max_output_bytes=lim.max_output_bytes,
+                workspace_bytes=lim.workspace_bytes,
+                workspace_files=lim.workspace_files,
+                max_file_bytes=lim.max_file_bytes,
+                fuel=lim.fuel,
+            ),
+        )
+
+
+class OutputFile(msgspec.Struct, frozen=True, kw_only=True):
+    file_id: str
+    filename: str
+    type: Literal["code_execution_output"] = "code_execution_output"
+
+
+class ResultContent(msgspec.Struct, frozen=True, kw_only=True):
+    stdout: str
+    stderr: str
+    return_code: int
+    content: list[OutputFile]
+    type: Literal["code_execution_result"] = "code_execution_result"
+
+
+class ResultBlock(msgspec.Struct, frozen=True, kw_only=True):
+    type: str
+    tool_use_id: str
+    content: ResultContent
+
+
+class ExecResponse(msgspec.Struct, frozen=True, kw_only=True):
+    tool_use_id: str
+    execution_time_ms: int
+    result_block: ResultBlock
+    # Additive, Cove's own:
+    outcome: str
+    reset: bool
+    limit: str | None
+    fuel_used: int | None
+    peak_memory_bytes: int
+
+    @classmethod
+    def of(cls, tool_use_id: str, result: cove.ExecResult) -> ExecResponse:
+        return cls(
+            tool_use_id=tool_use_id,
+            execution_time_ms=result.execution_time_ms,
+            result_block=ResultBlock(
+                type=cove.result_type(result.tool),
+                tool_use_id=tool_use_id,
+                content=ResultContent(
+                    stdout=result.stdout,
+                    stderr=result.stderr,
+                    return_code=result.return_code,
+                    content=[
+                        OutputFile(file_id=f.file_id, filename=f.filename) for f in result.files
+                    ],
+                ),
+            ),
+            outcome=result.outcome,
+            reset=result.reset,
+            limit=result.limit,
+            fuel_used=result.fuel_used,
+            peak_memory_bytes=result.peak_memory_bytes,
+        )
+
+
+class FileList(msgspec.Struct, frozen=True, kw_only=True):
+    files: list[cove.FileInfo]
+
+
+class FileUploadResult(msgspec.Struct, frozen=True, kw_only=True):
+    path: str
+    size_bytes: int
+
+
+class ErrorBody(msgspec.Struct, frozen=True, kw_only=True):
+    detail: str
+    error: str
+
+
+def new_tool_use_id() -> str:
+    """A correlation id in the reference backend's format: `srvtoolu_` and 24 hex digits."""
+    return "srvtoolu_" + secrets.token_hex(12)
