@@ -114,7 +114,10 @@ def _create(req, full, shown, out):
         old = _read(full, shown)
     parent = os.path.dirname(full)
     try:
-        os.makedirs(parent, exist_ok=True)
+        # Not makedirs on an existing parent: mkdir of the preopened root itself is refused by
+        # WASI with ENOTCAPABLE, which exist_ok does not cover.
+        if not os.path.isdir(parent):
+            os.makedirs(parent)
     except OSError as exc:
         raise EditorError(f"Cannot create {shown}: {exc.strerror or exc}") from None
     _write(full, shown, text)

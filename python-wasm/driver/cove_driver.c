@@ -3,11 +3,11 @@
  * The module is a WASI reactor (no _start). Exports:
  *   cove_init()                 Wizer's init function: initialise CPython and import the guest
  *                               driver; runs once at build time, its memory is the snapshot.
- *   cove_alloc(n) -> ptr        allocate n bytes of guest memory for a request
- *   cove_free(ptr)
- *   cove_call(ptr, n) -> len    run one request (bytes in); returns the response's length,
- *                               or -1 when the guest driver itself failed
- *   cove_response() -> ptr      where the last response's bytes are
+ *   cove_buffer(n) -> ptr       the request buffer, grown to at least n bytes (NULL: no memory)
+ *   cove_call(n, bytes_left, files_left) -> i64
+ *                               run the request in the buffer's first n bytes with that much
+ *                               workspace quota left; returns (response ptr << 32) | length,
+ *                               bit 31 set if the quota was hit; -1 if the driver failed
  * Imports (module "cove"):
  *   host_call(ptr, n) -> len    hand the host a request; returns the reply's length, or -1
  *   host_reply(ptr)             copy the pending reply into guest memory at ptr
@@ -21,6 +21,8 @@
 
 extern void _initialize(void);
 extern int cove_snapshotting; /* cove_snapshot.c */
+void cove_quota_reset(int64_t bytes_left, int64_t files_left); /* cove_quota.c */
+int cove_quota_hit(void);
 
 __attribute__((import_module("cove"), import_name("host_call")))
 int32_t cove_import_host_call(const uint8_t *ptr, int32_t len);
@@ -151,44 +153,52 @@ cove_init(void)
     cove_snapshotting = 0;
 }
 
-__attribute__((export_name("cove_alloc")))
-void *
-cove_alloc(int32_t n)
+static uint8_t *request_buf;
+static int32_t request_cap;
+
+__attribute__((export_name("cove_buffer")))
+uint8_t *
+cove_buffer(int32_t n)
 {
-    return malloc(n > 0 ? (size_t)n : 1);
+    if (n > request_cap) {
+        int32_t cap = n < 65536 ? 65536 : n;
+        uint8_t *grown = realloc(request_buf, (size_t)cap);
+        if (grown == NULL) {
+            return NULL;
+        }
+        request_buf = grown;
+        request_cap = cap;
+    }
+    return request_buf;
 }
 
-__attribute__((export_name("cove_free")))
-void
-cove_free(void *ptr)
-{
-    free(ptr);
-}
-
+/* Run the request in the buffer (its first `len` bytes) with the given workspace quota.
+ * Returns (response pointer << 32) | length, with bit 31 of the low word set when the call hit
+ * the quota; -1 when the guest driver itself failed. One call into wasm per request: each
+ * crossing costs the host more than the guest's own work for a trivial call. */
 __attribute__((export_name("cove_call")))
-int32_t
-cove_call(const uint8_t *ptr, int32_t len)
+int64_t
+cove_call(int32_t len, int64_t bytes_left, int64_t files_left)
 {
     Py_CLEAR(last_response);
-    PyObject *req = PyBytes_FromStringAndSize((const char *)ptr, len);
+    if (len < 0 || len > request_cap) {
+        return -1;
+    }
+    cove_quota_reset(bytes_left, files_left);
+    PyObject *req = PyBytes_FromStringAndSize((const char *)request_buf, len);
     if (req == NULL) {
         PyErr_Clear();
         return -1;
     }
     PyObject *resp = PyObject_CallOneArg(handle_func, req);
     Py_DECREF(req);
-    if (resp == NULL || !PyBytes_Check(resp)) {
+    if (resp == NULL || !PyBytes_Check(resp) || PyBytes_GET_SIZE(resp) > INT32_MAX) {
         Py_XDECREF(resp);
         PyErr_Clear();
         return -1;
     }
     last_response = resp;
-    return (int32_t)PyBytes_GET_SIZE(resp);
-}
-
-__attribute__((export_name("cove_response")))
-const uint8_t *
-cove_response(void)
-{
-    return last_response ? (const uint8_t *)PyBytes_AS_STRING(last_response) : NULL;
+    uint64_t ptr = (uint64_t)(uintptr_t)PyBytes_AS_STRING(resp);
+    uint64_t low = (uint64_t)PyBytes_GET_SIZE(resp) | (cove_quota_hit() ? 0x80000000u : 0u);
+    return (int64_t)((ptr << 32) | low);
 }

@@ -2,9 +2,9 @@
  *
  * Every WASI call that can grow the workspace goes through one of these wrappers (the linker's
  * --wrap redirects libc's own calls here; guest Python has no other way to reach the imports).
- * Before each call the host writes how many bytes and entries the workspace may still grow by
- * into `limits`; a write past it fails with EDQUOT ("Disk quota exceeded") and sets `hit`, which
- * the host reports. Shrinking (truncation, unlink, rmdir) gives the room back. Growth is counted
+ * Each call from the host passes how many bytes and entries the workspace may still grow by
+ * (cove_call -> cove_quota_reset); a write past it fails with EDQUOT ("Quota exceeded") and sets
+ * `hit`, which cove_call reports back. Shrinking (truncation, unlink, rmdir) gives the room back. Growth is counted
  * conservatively (a short write is charged in full), so the host disk never fills past the quota.
  */
 #include <stdint.h>
@@ -16,14 +16,21 @@ struct cove_limits {
     int32_t hit;
 };
 
-/* Unlimited until the host sets it; the host sets it before every call. */
+/* Unlimited until the host sets it; cove_call sets it before every call. */
 static struct cove_limits limits = {INT64_MAX, INT64_MAX, 0};
 
-__attribute__((export_name("cove_limits")))
-struct cove_limits *
-cove_limits(void)
+void
+cove_quota_reset(int64_t bytes_left, int64_t files_left)
 {
-    return &limits;
+    limits.bytes_left = bytes_left;
+    limits.files_left = files_left;
+    limits.hit = 0;
+}
+
+int
+cove_quota_hit(void)
+{
+    return limits.hit;
 }
 
 #define REAL(name) __real___wasi_##name

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import enum
 import pathlib
-import struct
 
 import msgspec
 import wasmtime
@@ -22,8 +21,7 @@ __all__ = ["Guest", "GuestOutcome", "Trapped"]
 
 # Fuel given to a call with no fuel limit: effectively unbounded, but still metered.
 FUEL_UNLIMITED = (1 << 63) - 1
-# struct cove_limits in cove_driver.c: int64 bytes_left, int64 files_left, int32 hit.
-_LIMITS = struct.Struct("<qqi")
+_QUOTA_HIT = 1 << 31
 
 
 class Trapped(enum.Enum):
@@ -87,21 +85,20 @@ class Guest:
             raise InterpreterError(f"cannot instantiate the interpreter: {exc}") from exc
         exports = instance.exports(store)
         memory = exports["memory"]
-        funcs = {
-            name: exports[name]
-            for name in ("cove_alloc", "cove_free", "cove_call", "cove_response", "cove_limits")
-        }
-        if not isinstance(memory, wasmtime.Memory) or not all(
-            isinstance(f, wasmtime.Func) for f in funcs.values()
+        buffer, call = exports["cove_buffer"], exports["cove_call"]
+        if not (
+            isinstance(memory, wasmtime.Memory)
+            and isinstance(buffer, wasmtime.Func)
+            and isinstance(call, wasmtime.Func)
         ):
             store.close()
             raise InterpreterError("the interpreter artifact lacks Cove's call-in exports")
         self._store = store
         self._memory = memory
-        self._alloc, self._free, self._call, self._response, limits = (
-            f for f in funcs.values() if isinstance(f, wasmtime.Func)
-        )
-        self._limits_ptr = int(limits(store))
+        self._buffer = buffer
+        self._call = call
+        self._buffer_ptr = 0
+        self._buffer_cap = 0
         self.closed = False
 
     def call(
@@ -118,38 +115,41 @@ class Guest:
 
         Blocks the calling thread for up to `timeout_s` (plus one epoch tick).
         """
-        store, memory = self._store, self._memory
+        store = self._store
         store.set_epoch_deadline(self.engine.ticks(timeout_s))
         budget = FUEL_UNLIMITED
         if self.engine.consume_fuel:
             budget = fuel if fuel is not None else FUEL_UNLIMITED
             store.set_fuel(budget)
-        memory.write(store, _LIMITS.pack(bytes_left, files_left, 0), self._limits_ptr)
         previous = set_host_handler(host)
         try:
-            return self._run(payload, budget)
+            return self._run(payload, budget, bytes_left, files_left)
         finally:
             set_host_handler(previous)
 
-    def _run(self, payload: bytes, budget: int) -> GuestOutcome:
+    def _run(self, payload: bytes, budget: int, bytes_left: int, files_left: int) -> GuestOutcome:
         store, memory = self._store, self._memory
         trapped: Trapped | None = None
         exit_code: int | None = None
         detail = ""
         response: bytes | None = None
+        quota_hit = False
         try:
-            ptr = self._alloc(store, len(payload))
-            if not ptr:
+            if len(payload) > self._buffer_cap:
+                self._buffer_ptr = int(self._buffer(store, len(payload)))
+                self._buffer_cap = len(payload) if self._buffer_ptr else 0
+            if not self._buffer_ptr:
                 trapped, detail = Trapped.CRASH, "the guest could not allocate the request"
             else:
-                memory.write(store, payload, ptr)
-                length = self._call(store, ptr, len(payload))
-                if length < 0:
+                memory.write(store, payload, self._buffer_ptr)
+                packed = int(self._call(store, len(payload), bytes_left, files_left))
+                if packed < 0:
                     trapped, detail = Trapped.CRASH, "the guest driver failed"
                 else:
-                    start = self._response(store)
+                    start, low = packed >> 32, packed & 0xFFFFFFFF
+                    quota_hit = bool(low & _QUOTA_HIT)
+                    length = low & (_QUOTA_HIT - 1)
                     response = bytes(memory.read(store, start, start + length))
-                    self._free(store, ptr)
         except wasmtime.Trap as trap:
             trapped, detail = _classify(trap), trap.message
         except wasmtime.ExitTrap as exc:
@@ -157,13 +157,6 @@ class Guest:
         except wasmtime.WasmtimeError as exc:
             trapped, detail = Trapped.CRASH, str(exc)
         fuel_used = budget - store.get_fuel() if self.engine.consume_fuel else None
-        quota_hit = False
-        if trapped is None:
-            quota_hit = bool(
-                _LIMITS.unpack(
-                    memory.read(store, self._limits_ptr, self._limits_ptr + _LIMITS.size)
-                )[2]
-            )
         return GuestOutcome(
             response=response,
             trapped=trapped,

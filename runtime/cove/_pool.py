@@ -87,6 +87,7 @@ class Pool:
         self._shell = shell
         self._sessions: dict[str, Session] = {}
         self._pending = 0
+        self._last_reap = 0.0
         self._engine: Engine | None = None
         self._dir: pathlib.Path | None = None
         self._owned_root: pathlib.Path | None = None
@@ -102,6 +103,10 @@ class Pool:
 
     async def __aenter__(self) -> Pool:
         await self.open()
+        # Within `async with`, a background task reaps expired sessions every reap_interval_s.
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        self._tg.start_soon(self._reaper)
         return self
 
     async def __aexit__(
@@ -119,7 +124,11 @@ class Pool:
         return self._engine
 
     async def open(self) -> None:
-        """Verify and compile the interpreter, prepare the workspace root, start the reaper.
+        """Verify and compile the interpreter and prepare the workspace root.
+
+        Prefer `async with Pool(...)`, which also runs the reaper as a background task. A pool
+        opened with `open()` (and closed with `aclose()`, from any task) reaps expired sessions
+        when sessions are created, and whenever `reap()` is called.
 
         Raises:
             ArtifactError: the interpreter artifact is missing or fails verification.
@@ -137,9 +146,7 @@ class Pool:
             )
         )
         await anyio.to_thread.run_sync(self._prepare_dirs)
-        self._tg = anyio.create_task_group()
-        await self._tg.__aenter__()
-        self._tg.start_soon(self._reaper)
+        self._last_reap = time.monotonic()
 
     def _prepare_dirs(self) -> None:
         if self.settings.workspace_root is None:
@@ -165,6 +172,8 @@ class Pool:
         engine = self.engine
         if self._closed:
             raise InterpreterError("the pool is closed")
+        if self._tg is None and time.monotonic() - self._last_reap >= settings.reap_interval_s:
+            await self.reap()
         if len(self._sessions) + self._pending >= settings.max_sessions:
             raise CapacityError(
                 f"at capacity: {settings.max_sessions} sessions are live",
@@ -238,8 +247,15 @@ class Pool:
 
         The background reaper calls this every `reap_interval_s`.
         """
+        self._last_reap = time.monotonic()
         now = time.time() if now is None else now
-        expired = [sid for sid, s in self._sessions.items() if s.expired(now)]
+        # Without the background task group a destroy is awaited inline, so a session still
+        # running a call is left for a later pass rather than waited for here.
+        expired = [
+            sid
+            for sid, s in self._sessions.items()
+            if s.expired(now) and (self._tg is not None or not s.busy)
+        ]
         for sid in expired:
             await self.destroy_session(sid)
         self._reaped += len(expired)

@@ -163,7 +163,13 @@ class Session:
 
     @property
     def closed(self) -> bool:
+        """Destroyed, or being destroyed."""
         return self._closed
+
+    @property
+    def busy(self) -> bool:
+        """A call or file operation is running."""
+        return self._lock.locked()
 
     def expired(self, now: float) -> bool:
         """Idle past its idle timeout (and not running a call), or past its lifetime."""

@@ -45,6 +45,14 @@ async def test_create_view_replace_insert_undo(session: cove.Session) -> None:
     ).stdout == "one\nTWO\nthree\n"
 
 
+async def test_create_at_the_workspace_root_and_overwrite(session: cove.Session) -> None:
+    first = await session.execute(edit("create", "top.txt", file_text="a"))
+    assert first.stdout == "File created successfully at: top.txt\n"
+    again = await session.execute(edit("create", "/workspace/top.txt", file_text="b"))
+    assert again.stdout == "File overwritten successfully at: /workspace/top.txt\n"
+    assert await session.read_file("top.txt") == (b"b", "text/plain")
+
+
 async def test_view_of_a_directory_lists_it(session: cove.Session) -> None:
     await session.run_code(
         "import os\nos.makedirs('src/pkg')\nopen('src/pkg/m.py', 'w').close()\nopen('.hidden', 'w').close()"

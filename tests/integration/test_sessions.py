@@ -181,6 +181,19 @@ async def test_background_reaper_runs(settings: cove.PoolSettings) -> None:
                 await anyio.sleep(0.01)
 
 
+async def test_pool_opened_and_closed_from_different_tasks_reaps_on_create(settings: cove.PoolSettings) -> None:
+    pool = cove.Pool(msgspec.structs.replace(settings, reap_interval_s=0.001))
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(pool.open)
+    idle = await pool.create_session(cove.SessionOptions(idle_timeout_s=0.001))
+    with anyio.fail_after(10):
+        while idle.session_id in pool.session_ids():
+            await pool.create_session()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(pool.aclose)
+    assert list(pathlib.Path(settings.workspace_root or "").iterdir()) == []
+
+
 async def test_destroy_is_idempotent_and_removes_the_workspace(pool: cove.Pool) -> None:
     session = await pool.create_session()
     await session.run_code("open('f', 'w').write('x')")

@@ -1,0 +1,42 @@
+"""Small helpers shared by the benchmarks: summaries and process memory."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import statistics
+from collections.abc import Sequence
+
+
+def summary(samples_s: Sequence[float]) -> dict[str, float]:
+    """min / median / p95 / p99 / max of samples, in milliseconds."""
+    ordered = sorted(samples_s)
+    n = len(ordered)
+
+    def pct(p: float) -> float:
+        return ordered[min(n - 1, int(p * (n - 1) + 0.5))] * 1000
+
+    return {
+        "n": n,
+        "min_ms": ordered[0] * 1000,
+        "p50_ms": statistics.median(ordered) * 1000,
+        "p95_ms": pct(0.95),
+        "p99_ms": pct(0.99),
+        "max_ms": ordered[-1] * 1000,
+    }
+
+
+def memory_kib(pid: int | None = None) -> dict[str, int]:
+    """RSS, PSS and private (clean + dirty) memory of a process, KiB, from smaps_rollup."""
+    path = pathlib.Path(f"/proc/{pid or os.getpid()}/smaps_rollup")
+    fields: dict[str, int] = {}
+    for line in path.read_text().splitlines()[1:]:
+        name, _, rest = line.partition(":")
+        parts = rest.split()
+        if parts and parts[0].isdigit():
+            fields[name.strip()] = int(parts[0])
+    return {
+        "rss_kib": fields.get("Rss", 0),
+        "pss_kib": fields.get("Pss", 0),
+        "private_kib": fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0),
+    }
