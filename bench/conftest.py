@@ -34,7 +34,9 @@ def loop() -> Iterator[Loop]:
 def pool(loop: Loop) -> Iterator[cove.Pool]:
     root = pathlib.Path(tempfile.mkdtemp(prefix="cove-bench-"))
     cache = pathlib.Path(tempfile.gettempdir()) / "cove-bench-cache"
-    p = cove.Pool(cove.PoolSettings(workspace_root=str(root), cache_dir=str(cache), max_sessions=100_000))
+    p = cove.Pool(
+        cove.PoolSettings(workspace_root=str(root), cache_dir=str(cache), max_sessions=100_000)
+    )
 
     async def open_() -> None:
         await p.open()

@@ -31,7 +31,10 @@ async def _time(n: int, fn: Callable[[], Awaitable[object]], warmup: int = 10) -
 async def _run(cache_dir: str, consume_fuel: bool) -> dict[str, Any]:
     root = pathlib.Path(tempfile.mkdtemp(prefix="cove-bench-"))
     settings = cove.PoolSettings(
-        workspace_root=str(root), cache_dir=cache_dir, max_sessions=100_000, consume_fuel=consume_fuel
+        workspace_root=str(root),
+        cache_dir=cache_dir,
+        max_sessions=100_000,
+        consume_fuel=consume_fuel,
     )
     out: dict[str, Any] = {}
     async with cove.Pool(settings) as pool:
@@ -59,7 +62,9 @@ async def _run(cache_dir: str, consume_fuel: bool) -> dict[str, Any]:
         out["text_editor_view"] = await _time(1000, lambda: session.execute(view))
         out["file_put_4k"] = await _time(1000, lambda: session.write_file("put.bin", b"x" * 4096))
         out["file_get_4k"] = await _time(1000, lambda: session.read_file("get.bin"))
-        out["thread_hop_baseline"] = await _time(2000, lambda: anyio.to_thread.run_sync(lambda: None))
+        out["thread_hop_baseline"] = await _time(
+            2000, lambda: anyio.to_thread.run_sync(lambda: None)
+        )
         await pool.destroy_session(session.session_id)
 
         # Memory per session after a first call: 100 sessions, growth of this process's PSS.

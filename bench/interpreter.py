@@ -33,7 +33,9 @@ def _call(guest: Guest, payload: bytes) -> None:
 
 def _native(code: str, repeats: int) -> list[float]:
     program = f"import time\nsrc = {code!r}\nc = compile(src, 'b', 'exec')\nfor _ in range({repeats}):\n    t = time.perf_counter(); exec(c, {{}}); print(time.perf_counter() - t)\n"
-    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    )
     return [float(x) for x in out.stdout.split()]
 
 
@@ -58,7 +60,9 @@ def run(
             g.close()
         results["instantiate"] = summary(inst)
         results["first_call"] = summary(first)
-        results["instantiate_plus_first_call"] = summary([a + b for a, b in zip(inst, first, strict=True)])
+        results["instantiate_plus_first_call"] = summary(
+            [a + b for a, b in zip(inst, first, strict=True)]
+        )
 
         g = Guest(engine, work, memory_bytes=512 << 20)
         _call(g, TRIVIAL)
@@ -71,10 +75,18 @@ def run(
 
         # Pure Python in the guest against native CPython 3.11 on this machine.
         for name, code in (("loop", LOOP), ("sum_range", SUM)):
-            payload = json.dumps({"op": "exec", "code": f"import time\n_t = time.perf_counter()\n{code}\nprint(time.perf_counter() - _t)", "max_output_bytes": 1 << 20}).encode()
+            payload = json.dumps(
+                {
+                    "op": "exec",
+                    "code": f"import time\n_t = time.perf_counter()\n{code}\nprint(time.perf_counter() - _t)",
+                    "max_output_bytes": 1 << 20,
+                }
+            ).encode()
             guest_times = []
             for _ in range(repeats):
-                out = g.call(payload, timeout_s=120, fuel=None, bytes_left=1 << 40, files_left=1 << 30)
+                out = g.call(
+                    payload, timeout_s=120, fuel=None, bytes_left=1 << 40, files_left=1 << 30
+                )
                 guest_times.append(float(json.loads(out.response or b"{}")["stdout"]))
             native_times = _native(code, repeats)
             results[f"python_{name}"] = {
@@ -100,7 +112,8 @@ def run(
             "instances": instances,
             "idle_private_kib": (after_create["private_kib"] - before["private_kib"]) / instances,
             "idle_pss_kib": (after_create["pss_kib"] - before["pss_kib"]) / instances,
-            "after_first_call_private_kib": (after_call["private_kib"] - before["private_kib"]) / instances,
+            "after_first_call_private_kib": (after_call["private_kib"] - before["private_kib"])
+            / instances,
             "after_first_call_pss_kib": (after_call["pss_kib"] - before["pss_kib"]) / instances,
         }
         for gi in idle:

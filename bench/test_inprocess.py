@@ -1,6 +1,6 @@
 """In-process benchmarks through the public async API (pytest-benchmark).
 
-    .venv/bin/python -m pytest bench --benchmark-enable -p no:randomly
+.venv/bin/python -m pytest bench --benchmark-enable -p no:randomly
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ def test_create_session(benchmark: pytest.FixtureRequest, loop: Loop, pool: cove
         loop.run(lambda s=s: pool.destroy_session(s.session_id))
 
 
-def test_create_to_first_call(benchmark: pytest.FixtureRequest, loop: Loop, pool: cove.Pool) -> None:
+def test_create_to_first_call(
+    benchmark: pytest.FixtureRequest, loop: Loop, pool: cove.Pool
+) -> None:
     ids: list[str] = []
 
     async def create_and_call() -> None:
@@ -44,24 +46,48 @@ def session(loop: Loop, pool: cove.Pool) -> cove.Session:
 
 
 def test_trivial_call(benchmark: pytest.FixtureRequest, loop: Loop, session: cove.Session) -> None:
-    benchmark.pedantic(lambda: loop.run(lambda: session.run_code("pass")), rounds=2000, iterations=1, warmup_rounds=20)  # type: ignore[attr-defined]
+    benchmark.pedantic(
+        lambda: loop.run(lambda: session.run_code("pass")),
+        rounds=2000,
+        iterations=1,
+        warmup_rounds=20,
+    )  # type: ignore[attr-defined]
 
 
 def test_print(benchmark: pytest.FixtureRequest, loop: Loop, session: cove.Session) -> None:
-    benchmark.pedantic(lambda: loop.run(lambda: session.run_code("print('hello world')")), rounds=2000, iterations=1, warmup_rounds=20)  # type: ignore[attr-defined]
+    benchmark.pedantic(
+        lambda: loop.run(lambda: session.run_code("print('hello world')")),
+        rounds=2000,
+        iterations=1,
+        warmup_rounds=20,
+    )  # type: ignore[attr-defined]
 
 
-def test_text_editor_view(benchmark: pytest.FixtureRequest, loop: Loop, session: cove.Session) -> None:
+def test_text_editor_view(
+    benchmark: pytest.FixtureRequest, loop: Loop, session: cove.Session
+) -> None:
     loop.run(lambda: session.write_file("notes.txt", b"line\n" * 50))
     call = cove.TextEditor(input=cove.TextEditorInput(command="view", path="notes.txt"))
-    benchmark.pedantic(lambda: loop.run(lambda: session.execute(call)), rounds=1000, iterations=1, warmup_rounds=10)  # type: ignore[attr-defined]
+    benchmark.pedantic(
+        lambda: loop.run(lambda: session.execute(call)), rounds=1000, iterations=1, warmup_rounds=10
+    )  # type: ignore[attr-defined]
 
 
 def test_file_put(benchmark: pytest.FixtureRequest, loop: Loop, session: cove.Session) -> None:
     data = b"x" * 4096
-    benchmark.pedantic(lambda: loop.run(lambda: session.write_file("put.bin", data)), rounds=1000, iterations=1, warmup_rounds=10)  # type: ignore[attr-defined]
+    benchmark.pedantic(
+        lambda: loop.run(lambda: session.write_file("put.bin", data)),
+        rounds=1000,
+        iterations=1,
+        warmup_rounds=10,
+    )  # type: ignore[attr-defined]
 
 
 def test_file_get(benchmark: pytest.FixtureRequest, loop: Loop, session: cove.Session) -> None:
     loop.run(lambda: session.write_file("get.bin", b"y" * 4096))
-    benchmark.pedantic(lambda: loop.run(lambda: session.read_file("get.bin")), rounds=1000, iterations=1, warmup_rounds=10)  # type: ignore[attr-defined]
+    benchmark.pedantic(
+        lambda: loop.run(lambda: session.read_file("get.bin")),
+        rounds=1000,
+        iterations=1,
+        warmup_rounds=10,
+    )  # type: ignore[attr-defined]

@@ -187,7 +187,7 @@ step_reactor() {
     # libc's own calls into these WASI imports go through the wrappers in cove_quota.c (the
     # workspace quota) and cove_snapshot.c (a deterministic snapshot).
     local wraps=""
-    for f in random_get clock_time_get fd_filestat_get path_filestat_get \
+    for f in random_get clock_time_get fd_filestat_get path_filestat_get fd_readdir \
              fd_write fd_pwrite fd_filestat_set_size fd_allocate path_open path_create_directory \
              path_symlink path_link path_unlink_file path_remove_directory; do
         wraps="$wraps -Wl,--wrap=__wasi_$f"

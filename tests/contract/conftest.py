@@ -38,7 +38,9 @@ class Contract:
         resource = referencing.Resource.from_contents(
             self.doc, default_specification=referencing.jsonschema.DRAFT202012
         )
-        self.registry: referencing.Registry[Any] = referencing.Registry().with_resource("urn:contract", resource)
+        self.registry: referencing.Registry[Any] = referencing.Registry().with_resource(
+            "urn:contract", resource
+        )
 
     def validate(self, schema_name: str, instance: object) -> None:
         schema = {"$ref": f"urn:contract#/components/schemas/{schema_name}"}
@@ -60,7 +62,9 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, base_url: str, process: subprocess.Popen[bytes], root: pathlib.Path, log: pathlib.Path) -> None:
+    def __init__(
+        self, base_url: str, process: subprocess.Popen[bytes], root: pathlib.Path, log: pathlib.Path
+    ) -> None:
         self.base_url = base_url
         self.process = process
         self.root = root
@@ -73,10 +77,19 @@ def start_server(tmp: pathlib.Path, cache_dir: str, **env: str) -> Server:
     log = tmp / "server.log"
     environ = {k: v for k, v in os.environ.items() if not k.startswith("COVE_")}
     environ.update(
-        COVE_HOST="127.0.0.1", COVE_PORT=str(port), COVE_WORKSPACE_ROOT=str(root), COVE_CACHE_DIR=cache_dir, **env
+        COVE_HOST="127.0.0.1",
+        COVE_PORT=str(port),
+        COVE_WORKSPACE_ROOT=str(root),
+        COVE_CACHE_DIR=cache_dir,
+        **env,
     )
     with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "cove_server", "serve"], env=environ, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cove_server", "serve"],
+            env=environ,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while True:
@@ -102,7 +115,9 @@ def stop_server(server: Server) -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, cache_dir: str) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("srv"), cache_dir, COVE_MAX_SESSIONS="6", COVE_MAX_UPLOAD_MB="1")
+    srv = start_server(
+        tmp_path_factory.mktemp("srv"), cache_dir, COVE_MAX_SESSIONS="6", COVE_MAX_UPLOAD_MB="1"
+    )
     yield srv
     stop_server(srv)
 

@@ -15,7 +15,9 @@ import pytest
 from .conftest import Contract, Server, start_server, stop_server
 
 
-def exec_call(http: httpx.Client, contract: Contract, sid: str, body: dict[str, object]) -> dict[str, object]:
+def exec_call(
+    http: httpx.Client, contract: Contract, sid: str, body: dict[str, object]
+) -> dict[str, object]:
     response = http.post(f"/sessions/{sid}/exec", json=body)
     assert response.status_code == 200, response.text
     assert 200 in contract.statuses("/sessions/{session_id}/exec", "post")
@@ -34,15 +36,35 @@ def lease(http: httpx.Client, contract: Contract) -> str:
 def test_conformance_checker_walk(http: httpx.Client, contract: Contract) -> None:
     sid = lease(http, contract)
 
-    printed = exec_call(http, contract, sid, {"tool": "code_execution", "input": {"code": "print('conformance')"}})
+    printed = exec_call(
+        http, contract, sid, {"tool": "code_execution", "input": {"code": "print('conformance')"}}
+    )
     assert printed["result_block"]["content"]["stdout"] == "conformance\n"  # type: ignore[index]
 
-    echoed = exec_call(http, contract, sid, {"tool": "bash_code_execution", "input": {"command": "echo conformance"}})
+    echoed = exec_call(
+        http,
+        contract,
+        sid,
+        {"tool": "bash_code_execution", "input": {"command": "echo conformance"}},
+    )
     assert echoed["result_block"]["type"] == "bash_code_execution_tool_result"  # type: ignore[index]
 
-    created = exec_call(http, contract, sid, {"tool": "text_editor_code_execution", "input": {"command": "create", "path": "hello.txt", "file_text": "hi there"}})
+    created = exec_call(
+        http,
+        contract,
+        sid,
+        {
+            "tool": "text_editor_code_execution",
+            "input": {"command": "create", "path": "hello.txt", "file_text": "hi there"},
+        },
+    )
     assert created["result_block"]["content"]["return_code"] == 0  # type: ignore[index]
-    viewed = exec_call(http, contract, sid, {"tool": "text_editor_code_execution", "input": {"command": "view", "path": "hello.txt"}})
+    viewed = exec_call(
+        http,
+        contract,
+        sid,
+        {"tool": "text_editor_code_execution", "input": {"command": "view", "path": "hello.txt"}},
+    )
     assert "hi there" in viewed["result_block"]["content"]["stdout"]  # type: ignore[index]
 
     unknown = http.post(f"/sessions/{sid}/exec", json={"tool": "quantum_execution", "input": {}})
@@ -78,13 +100,23 @@ def test_otari_gateway_client_flow(server: Server, contract: Contract) -> None:
         contract.validate("SessionHandle", handle)
         assert handle["idle_timeout_seconds"] > 0
         sid = handle["session_id"]
-        first = otari.post(f"/sessions/{sid}/exec", json={"tool": "code_execution", "input": {"code": "x = 20"}, "timeout_seconds": 60})
+        first = otari.post(
+            f"/sessions/{sid}/exec",
+            json={"tool": "code_execution", "input": {"code": "x = 20"}, "timeout_seconds": 60},
+        )
         assert first.status_code == 200
         contract.validate("ExecResponse", first.json())
         held = otari.get(f"/sessions/{sid}/files/list")
         assert held.status_code == 200
         contract.validate("FileList", held.json())
-        resumed = otari.post(f"/sessions/{sid}/exec", json={"tool": "code_execution", "input": {"code": "print(x + 22)"}, "timeout_seconds": 60})
+        resumed = otari.post(
+            f"/sessions/{sid}/exec",
+            json={
+                "tool": "code_execution",
+                "input": {"code": "print(x + 22)"},
+                "timeout_seconds": 60,
+            },
+        )
         assert resumed.json()["result_block"]["content"]["stdout"] == "42\n"
         assert otari.delete(f"/sessions/{sid}").status_code == 204
         gone = otari.get(f"/sessions/{sid}/files/list")
@@ -95,18 +127,74 @@ def test_otari_gateway_client_flow(server: Server, contract: Contract) -> None:
 @pytest.mark.parametrize(
     ("method", "path", "kwargs", "status", "contract_path"),
     [
-        ("post", "/sessions/{sid}/exec", {"content": b"{broken"}, 422, "/sessions/{session_id}/exec"),
-        ("post", "/sessions/missing/exec", {"json": {"tool": "code_execution", "input": {"code": "1"}}}, 404, "/sessions/{session_id}/exec"),
+        (
+            "post",
+            "/sessions/{sid}/exec",
+            {"content": b"{broken"},
+            422,
+            "/sessions/{session_id}/exec",
+        ),
+        (
+            "post",
+            "/sessions/missing/exec",
+            {"json": {"tool": "code_execution", "input": {"code": "1"}}},
+            404,
+            "/sessions/{session_id}/exec",
+        ),
         ("get", "/sessions/missing/files/list", {}, 404, "/sessions/{session_id}/files/list"),
-        ("get", "/sessions/{sid}/files/list", {"params": {"path": "../x"}}, 403, "/sessions/{session_id}/files/list"),
-        ("get", "/sessions/{sid}/files", {"params": {"path": "nope.txt"}}, 404, "/sessions/{session_id}/files"),
-        ("get", "/sessions/{sid}/files", {"params": {"path": "."}}, 400, "/sessions/{session_id}/files"),
-        ("get", "/sessions/{sid}/files", {"params": {"path": "/etc/passwd"}}, 403, "/sessions/{session_id}/files"),
-        ("post", "/sessions/{sid}/files", {"files": {"file": ("big", b"x" * ((1 << 20) + 1))}}, 413, "/sessions/{session_id}/files"),
-        ("post", "/sessions/{sid}/files", {"files": {"file": ("x", b"x")}, "data": {"path": "../../x"}}, 403, "/sessions/{session_id}/files"),
+        (
+            "get",
+            "/sessions/{sid}/files/list",
+            {"params": {"path": "../x"}},
+            403,
+            "/sessions/{session_id}/files/list",
+        ),
+        (
+            "get",
+            "/sessions/{sid}/files",
+            {"params": {"path": "nope.txt"}},
+            404,
+            "/sessions/{session_id}/files",
+        ),
+        (
+            "get",
+            "/sessions/{sid}/files",
+            {"params": {"path": "."}},
+            400,
+            "/sessions/{session_id}/files",
+        ),
+        (
+            "get",
+            "/sessions/{sid}/files",
+            {"params": {"path": "/etc/passwd"}},
+            403,
+            "/sessions/{session_id}/files",
+        ),
+        (
+            "post",
+            "/sessions/{sid}/files",
+            {"files": {"file": ("big", b"x" * ((1 << 20) + 1))}},
+            413,
+            "/sessions/{session_id}/files",
+        ),
+        (
+            "post",
+            "/sessions/{sid}/files",
+            {"files": {"file": ("x", b"x")}, "data": {"path": "../../x"}},
+            403,
+            "/sessions/{session_id}/files",
+        ),
     ],
 )
-def test_error_statuses(http: httpx.Client, contract: Contract, method: str, path: str, kwargs: dict[str, object], status: int, contract_path: str) -> None:
+def test_error_statuses(
+    http: httpx.Client,
+    contract: Contract,
+    method: str,
+    path: str,
+    kwargs: dict[str, object],
+    status: int,
+    contract_path: str,
+) -> None:
     sid = lease(http, contract)
     try:
         response = http.request(method.upper(), path.format(sid=sid), **kwargs)  # type: ignore[arg-type]
@@ -158,22 +246,37 @@ def test_bearer_token_server(tmp_path: pathlib.Path, cache_dir: str, contract: C
             denied = c.post("/sessions", json={})
             assert denied.status_code == 401
             contract.validate("Error", denied.json())
-            ok = c.post("/sessions", json={}, headers={"Authorization": "Bearer loopback-token-123"})
+            ok = c.post(
+                "/sessions", json={}, headers={"Authorization": "Bearer loopback-token-123"}
+            )
             assert ok.status_code == 201
             sid = ok.json()["session_id"]
             assert c.delete(f"/sessions/{sid}").status_code == 401
-            assert c.delete(f"/sessions/{sid}", headers={"Authorization": "Bearer loopback-token-123"}).status_code == 204
+            assert (
+                c.delete(
+                    f"/sessions/{sid}", headers={"Authorization": "Bearer loopback-token-123"}
+                ).status_code
+                == 204
+            )
     finally:
         stop_server(srv)
     assert "loopback-token-123" not in srv.log.read_text()
 
 
-def test_graceful_shutdown_removes_session_directories(tmp_path: pathlib.Path, cache_dir: str) -> None:
+def test_graceful_shutdown_removes_session_directories(
+    tmp_path: pathlib.Path, cache_dir: str
+) -> None:
     srv = start_server(tmp_path, cache_dir)
     with httpx.Client(base_url=srv.base_url, timeout=30) as c:
         for _ in range(3):
             sid = c.post("/sessions", json={}).json()["session_id"]
-            c.post(f"/sessions/{sid}/exec", json={"tool": "code_execution", "input": {"code": "open('f', 'w').write('x' * 1000)"}})
+            c.post(
+                f"/sessions/{sid}/exec",
+                json={
+                    "tool": "code_execution",
+                    "input": {"code": "open('f', 'w').write('x' * 1000)"},
+                },
+            )
     assert any(srv.root.rglob("f"))
     # uvicorn re-raises SIGTERM after a graceful shutdown, so the exit status is -15.
     assert stop_server(srv) in (0, -15)
@@ -181,11 +284,16 @@ def test_graceful_shutdown_removes_session_directories(tmp_path: pathlib.Path, c
     assert list(srv.root.iterdir()) == []
 
 
-def test_restart_after_sigkill_cleans_stale_workspaces(tmp_path: pathlib.Path, cache_dir: str) -> None:
+def test_restart_after_sigkill_cleans_stale_workspaces(
+    tmp_path: pathlib.Path, cache_dir: str
+) -> None:
     srv = start_server(tmp_path, cache_dir)
     with httpx.Client(base_url=srv.base_url, timeout=30) as c:
         sid = c.post("/sessions", json={}).json()["session_id"]
-        c.post(f"/sessions/{sid}/exec", json={"tool": "code_execution", "input": {"code": "open('left', 'w').write('x')"}})
+        c.post(
+            f"/sessions/{sid}/exec",
+            json={"tool": "code_execution", "input": {"code": "open('left', 'w').write('x')"}},
+        )
     srv.process.kill()
     srv.process.wait()
     assert any(srv.root.rglob("left"))

@@ -181,7 +181,9 @@ async def test_background_reaper_runs(settings: cove.PoolSettings) -> None:
                 await anyio.sleep(0.01)
 
 
-async def test_pool_opened_and_closed_from_different_tasks_reaps_on_create(settings: cove.PoolSettings) -> None:
+async def test_pool_opened_and_closed_from_different_tasks_reaps_on_create(
+    settings: cove.PoolSettings,
+) -> None:
     pool = cove.Pool(msgspec.structs.replace(settings, reap_interval_s=0.001))
     async with anyio.create_task_group() as tg:
         tg.start_soon(pool.open)

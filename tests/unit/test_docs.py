@@ -39,7 +39,9 @@ def test_vendored_contract_is_the_shared_one() -> None:
 def test_server_settings_from_environment() -> None:
     from cove_server import ServerSettings
 
-    s = ServerSettings.from_env({"PORT": "9000", "COVE_MEMORY_MB": "4096", "COVE_TIMEOUT_S": "5", "COVE_TOKEN": "t"})
+    s = ServerSettings.from_env(
+        {"PORT": "9000", "COVE_MEMORY_MB": "4096", "COVE_TIMEOUT_S": "5", "COVE_TOKEN": "t"}
+    )
     assert (s.port, s.token) == (9000, "t")
     assert s.pool.defaults.memory_bytes == 4096 << 20
     assert s.pool.ceilings.memory_bytes >= 4096 << 20

@@ -1,0 +1,200 @@
+"""`python -m bench` (or `make bench`): every benchmark, Cove and the baseline in the same run,
+written to bench/results.json and docs/benchmarks.md.
+
+    python -m bench [--rounds 3] [-n 200] [--duration 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import importlib.metadata
+import json
+import os
+import pathlib
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import httpx
+
+from . import inprocess, interpreter, load
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start(cmd: list[str], port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        cmd, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                return proc
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError(f"{cmd} did not start")
+
+
+def _machine() -> dict[str, Any]:
+    model = "unknown"
+    for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    mem_kib = int(pathlib.Path("/proc/meminfo").read_text().split()[1])
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return {
+        "cpus": os.cpu_count(),
+        "cpu_model": model,
+        "ram_gib": round(mem_kib / 2**20, 1),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "wasmtime": importlib.metadata.version("wasmtime"),
+        "litestar": importlib.metadata.version("litestar"),
+        "commit": commit + ("+dirty" if dirty else ""),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def _median_of(rounds: list[Any]) -> Any:
+    """Median, key by key, of the same-shaped results of several rounds."""
+    first = rounds[0]
+    if isinstance(first, dict):
+        return {k: _median_of([r[k] for r in rounds]) for k in first}
+    if isinstance(first, list):
+        return [_median_of([r[i] for r in rounds]) for i in range(len(first))]
+    if isinstance(first, (int, float)):
+        return statistics.median(rounds)
+    return first
+
+
+def run_http(rounds: int, n: int, duration: float) -> dict[str, Any]:
+    cache = str(pathlib.Path(tempfile.gettempdir()) / "cove-bench-cache")
+    cove_port, base_port = _free_port(), _free_port()
+    cove_root = tempfile.mkdtemp(prefix="cove-bench-srv-")
+    cove = _start(
+        [sys.executable, "-m", "cove_server", "serve"],
+        cove_port,
+        {
+            "COVE_PORT": str(cove_port),
+            "COVE_CACHE_DIR": cache,
+            "COVE_WORKSPACE_ROOT": cove_root,
+            "COVE_MAX_SESSIONS": "2000",
+            "COVE_LOG_LEVEL": "WARNING",
+        },
+    )
+    baseline = _start(
+        [sys.executable, "-m", "bench.baseline", "--port", str(base_port)], base_port, {}
+    )
+    backends = {
+        "cove": (f"http://127.0.0.1:{cove_port}", cove.pid),
+        "baseline": (f"http://127.0.0.1:{base_port}", baseline.pid),
+    }
+    scenarios = [*load.LATENCY, "throughput", "cpu_parallel", "churn"]
+    results: dict[str, dict[str, Any]] = {"cove": {}, "baseline": {}}
+    try:
+        for scenario in scenarios:
+            per: dict[str, list[Any]] = {"cove": [], "baseline": []}
+            for r in range(rounds):
+                # Alternate which backend goes first, so drift and noise hit both.
+                for name in ("cove", "baseline") if r % 2 == 0 else ("baseline", "cove"):
+                    url, _ = backends[name]
+                    out = asyncio.run(load.run(url, scenarios=[scenario], n=n, duration_s=duration))
+                    per[name].append(out[scenario])
+            for name in per:
+                results[name][scenario] = _median_of(per[name])
+            print(f"  {scenario}: done", file=sys.stderr)
+        for name, (url, pid) in backends.items():
+            results[name]["idle_memory"] = asyncio.run(
+                load.run(url, scenarios=["idle_memory"], pid=pid)
+            )["idle_memory"]
+    finally:
+        for proc in (cove, baseline):
+            proc.terminate()
+            proc.wait(timeout=60)
+    return results
+
+
+def run_pytest_benchmark() -> dict[str, Any]:
+    out = pathlib.Path(tempfile.mkdtemp()) / "pb.json"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "bench",
+            "-q",
+            "--benchmark-enable",
+            f"--benchmark-json={out}",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    data = json.loads(out.read_text())
+    return {
+        b["name"]: {
+            "min_ms": b["stats"]["min"] * 1000,
+            "p50_ms": b["stats"]["median"] * 1000,
+            "mean_ms": b["stats"]["mean"] * 1000,
+            "rounds": b["stats"]["rounds"],
+        }
+        for b in data["benchmarks"]
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("-n", type=int, default=200)
+    parser.add_argument("--duration", type=float, default=5.0)
+    parser.add_argument("--skip-http", action="store_true")
+    args = parser.parse_args()
+    cache = str(pathlib.Path(tempfile.gettempdir()) / "cove-bench-cache")
+    results: dict[str, Any] = {
+        "machine": _machine(),
+        "method": {"rounds": args.rounds, "n": args.n, "duration_s": args.duration},
+    }
+    print("interpreter ...", file=sys.stderr)
+    results["interpreter"] = interpreter.run(cache, consume_fuel=False)
+    results["interpreter_fuel"] = interpreter.run(cache, consume_fuel=True, instances=50)
+    print("in-process ...", file=sys.stderr)
+    results["inprocess"] = inprocess.run(cache, consume_fuel=True)
+    results["pytest_benchmark"] = run_pytest_benchmark()
+    if not args.skip_http:
+        print("http ...", file=sys.stderr)
+        results["http"] = run_http(args.rounds, args.n, args.duration)
+    (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    from .report import render
+
+    (ROOT / "docs" / "benchmarks.md").write_text(render(results))
+    print("wrote docs/benchmarks.md and bench/results.json", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
