@@ -4,8 +4,12 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from contract.conftest import Contract, Server, start_server, stop_server
 
-from contract.conftest import Server, start_server, stop_server
+
+@pytest.fixture(scope="session")
+def contract() -> Contract:
+    return Contract()
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ from typing import Any
 
 import httpx
 import pytest
-
 from contract.conftest import Server
 
 
@@ -23,7 +22,12 @@ def run(api: httpx.Client, sid: str, code: str, timeout: int | None = None) -> d
     assert response.status_code == 200, response.text
     result = response.json()
     content = result["result_block"]["content"]
-    return {**content, "outcome": result["outcome"], "reset": result["reset"], "ms": result["execution_time_ms"]}
+    return {
+        **content,
+        "outcome": result["outcome"],
+        "reset": result["reset"],
+        "ms": result["execution_time_ms"],
+    }
 
 
 def _workspace(server: Server, sid: str) -> pathlib.Path:
@@ -64,7 +68,12 @@ def test_runaway_code_is_stopped(api: httpx.Client, sid: str, code: str, outcome
 
 
 def test_recursion_until_the_stack_overflows(api: httpx.Client, sid: str) -> None:
-    result = run(api, sid, "import sys\nsys.setrecursionlimit(10**8)\ndef f(n):\n    return f(n+1)\nf(0)", timeout=5)
+    result = run(
+        api,
+        sid,
+        "import sys\nsys.setrecursionlimit(10**8)\ndef f(n):\n    return f(n+1)\nf(0)",
+        timeout=5,
+    )
     assert result["return_code"] != 0
     assert run(api, sid, "print('after')")["stdout"] == "after\n"
 
@@ -72,7 +81,13 @@ def test_recursion_until_the_stack_overflows(api: httpx.Client, sid: str) -> Non
 def test_output_flood_of_hundreds_of_megabytes(api: httpx.Client, sid: str) -> None:
     response = api.post(
         f"/sessions/{sid}/exec",
-        json={"tool": "code_execution", "input": {"code": "import sys\nb = 'z' * (1 << 20)\nfor _ in range(400):\n    sys.stdout.write(b)\n    sys.stderr.write(b)"}, "timeout_seconds": 60},
+        json={
+            "tool": "code_execution",
+            "input": {
+                "code": "import sys\nb = 'z' * (1 << 20)\nfor _ in range(400):\n    sys.stdout.write(b)\n    sys.stderr.write(b)"
+            },
+            "timeout_seconds": 60,
+        },
     )
     assert response.status_code == 200
     assert len(response.content) < 2 << 20  # bounded: 256 KiB per stream plus framing
@@ -89,7 +104,9 @@ def test_output_flood_of_hundreds_of_megabytes(api: httpx.Client, sid: str) -> N
         "import os\nf = open('sparse', 'wb')\nos.ftruncate(f.fileno(), 10**13)",
     ],
 )
-def test_disk_and_file_count_floods_stop_at_the_quota(api: httpx.Client, hostile_server: Server, sid: str, code: str) -> None:
+def test_disk_and_file_count_floods_stop_at_the_quota(
+    api: httpx.Client, hostile_server: Server, sid: str, code: str
+) -> None:
     result = run(api, sid, code, timeout=20)
     assert result["outcome"] == "workspace_full", result
     workspace = _workspace(hostile_server, sid)
@@ -160,10 +177,16 @@ def test_no_processes_and_no_ctypes(api: httpx.Client, sid: str, code: str) -> N
     assert "uid=" not in result["stdout"]
 
 
-def test_guest_symlinks_to_host_paths_are_not_followed_by_anything(api: httpx.Client, hostile_server: Server, sid: str) -> None:
+def test_guest_symlinks_to_host_paths_are_not_followed_by_anything(
+    api: httpx.Client, hostile_server: Server, sid: str
+) -> None:
     # WASI refuses to create links that leave the workspace; make sure, and also plant a link
     # from the host side (as if a guest had managed to) and attack through every host path.
-    made = run(api, sid, "import os\nfor t in ('/etc/passwd', '../../../../etc/passwd', '..'):\n    try:\n        os.symlink(t, 'l' + str(len(t)))\n        print('made', t)\n    except OSError as e:\n        print('refused', t)")
+    made = run(
+        api,
+        sid,
+        "import os\nfor t in ('/etc/passwd', '../../../../etc/passwd', '..'):\n    try:\n        os.symlink(t, 'l' + str(len(t)))\n        print('made', t)\n    except OSError as e:\n        print('refused', t)",
+    )
     assert "made /etc/passwd" not in made["stdout"]
     workspace = _workspace(hostile_server, sid)
     (workspace / "planted").symlink_to("/etc/passwd")
@@ -173,11 +196,18 @@ def test_guest_symlinks_to_host_paths_are_not_followed_by_anything(api: httpx.Cl
         assert got.status_code == 403, (path, got.status_code)
         listed = api.get(f"/sessions/{sid}/files/list", params={"path": path})
         assert listed.status_code in (403, 400), (path, listed.status_code)
-        put = api.post(f"/sessions/{sid}/files", files={"file": ("x", b"owned")}, data={"path": path})
+        put = api.post(
+            f"/sessions/{sid}/files", files={"file": ("x", b"owned")}, data={"path": path}
+        )
         assert put.status_code == 403, (path, put.status_code)
-    for command in ({"command": "view", "path": "planted"}, {"command": "create", "path": "planted", "file_text": "owned"},
-                    {"command": "view", "path": "planted_dir"}):
-        edited = api.post(f"/sessions/{sid}/exec", json={"tool": "text_editor_code_execution", "input": command}).json()
+    for command in (
+        {"command": "view", "path": "planted"},
+        {"command": "create", "path": "planted", "file_text": "owned"},
+        {"command": "view", "path": "planted_dir"},
+    ):
+        edited = api.post(
+            f"/sessions/{sid}/exec", json={"tool": "text_editor_code_execution", "input": command}
+        ).json()
         assert "root:" not in edited["result_block"]["content"]["stdout"]
     with open("/etc/passwd") as passwd:
         assert "owned" not in passwd.read()
@@ -192,8 +222,19 @@ def test_guest_symlinks_to_host_paths_are_not_followed_by_anything(api: httpx.Cl
 def test_path_tricks_on_every_path_parameter(api: httpx.Client, sid: str, path: str) -> None:
     assert api.get(f"/sessions/{sid}/files", params={"path": path}).status_code == 403
     assert api.get(f"/sessions/{sid}/files/list", params={"path": path}).status_code == 403
-    assert api.post(f"/sessions/{sid}/files", files={"file": ("f", b"x")}, data={"path": path}).status_code == 403
-    edited = api.post(f"/sessions/{sid}/exec", json={"tool": "text_editor_code_execution", "input": {"command": "create", "path": path, "file_text": "x"}})
+    assert (
+        api.post(
+            f"/sessions/{sid}/files", files={"file": ("f", b"x")}, data={"path": path}
+        ).status_code
+        == 403
+    )
+    edited = api.post(
+        f"/sessions/{sid}/exec",
+        json={
+            "tool": "text_editor_code_execution",
+            "input": {"command": "create", "path": path, "file_text": "x"},
+        },
+    )
     assert edited.status_code in (200, 422)
     if edited.status_code == 200:
         assert edited.json()["result_block"]["content"]["return_code"] == 1
@@ -208,13 +249,19 @@ def test_exit_codes_and_session_survival(api: httpx.Client, sid: str) -> None:
     assert run(api, sid, "print('alive')")["stdout"] == "alive\n"
 
 
-def test_concurrent_calls_on_one_session_each_get_their_own_output(hostile_server: Server, sid: str) -> None:
+def test_concurrent_calls_on_one_session_each_get_their_own_output(
+    hostile_server: Server, sid: str
+) -> None:
     import asyncio
 
     async def main() -> list[str]:
         async with httpx.AsyncClient(base_url=hostile_server.base_url, timeout=60) as client:
+
             async def one(i: int) -> str:
-                r = await client.post(f"/sessions/{sid}/exec", json={"tool": "code_execution", "input": {"code": f"print('marker-{i}')"}})
+                r = await client.post(
+                    f"/sessions/{sid}/exec",
+                    json={"tool": "code_execution", "input": {"code": f"print('marker-{i}')"}},
+                )
                 return str(r.json()["result_block"]["content"]["stdout"])
 
             return await asyncio.gather(*(one(i) for i in range(20)))
@@ -232,7 +279,10 @@ def test_sessions_are_isolated_in_variables_files_and_listings(api: httpx.Client
         assert run(api, b, "import os\nprint(os.listdir('.'))")["stdout"] == "[]\n"
         assert api.get(f"/sessions/{b}/files", params={"path": "a_only.txt"}).status_code == 404
         assert api.get(f"/sessions/{b}/files/list").json()["files"] == []
-        randoms = {run(api, s, "import random, uuid\nprint(random.random(), uuid.uuid4())")["stdout"] for s in (a, b)}
+        randoms = {
+            run(api, s, "import random, uuid\nprint(random.random(), uuid.uuid4())")["stdout"]
+            for s in (a, b)
+        }
         assert len(randoms) == 2
     finally:
         api.delete(f"/sessions/{a}")
