@@ -62,6 +62,15 @@ async def _run(cache_dir: str, consume_fuel: bool) -> dict[str, Any]:
         out["text_editor_view"] = await _time(1000, lambda: session.execute(view))
         out["file_put_4k"] = await _time(1000, lambda: session.write_file("put.bin", b"x" * 4096))
         out["file_get_4k"] = await _time(1000, lambda: session.read_file("get.bin"))
+
+        def bash(command: str) -> Callable[[], Awaitable[object]]:
+            call = cove.BashExecution(input=cove.BashExecutionInput(command=command))
+            return lambda: session.execute(call)
+
+        await session.write_file("words.txt", b"apple\nbanana\napple\ncherry\n" * 25)
+        out["bash_echo"] = await _time(1000, bash("echo hi"))
+        out["bash_pipeline_3_stages"] = await _time(1000, bash("cat words.txt | sort | uniq -c"))
+        out["bash_python_c"] = await _time(300, bash("python -c 'print(1)'"))
         out["thread_hop_baseline"] = await _time(
             2000, lambda: anyio.to_thread.run_sync(lambda: None)
         )

@@ -7,6 +7,9 @@ stdout. Requests:
     {"op": "exec", "code": str, "max_output_bytes": int}
     {"op": "edit", "command": "view"|"create"|"str_replace"|"insert"|"undo_edit", "path": str,
      "file_text"?, "old_str"?, "new_str"?, "insert_line"?, "view_range"?, "max_output_bytes": int}
+    {"op": "bash", "command": str, "max_output_bytes": int}
+    {"op": "script", "argv": [str], "stdin_b64": str, "cwd": str, "env": {str: str},
+     "max_output_bytes": int}     (a fresh interpreter running `python ARGV...` for the shell)
     {"op": "ping"}
 
 Responses carry "stdout", "stderr", "return_code", "stdout_dropped", "stderr_dropped" (bytes
@@ -118,10 +121,12 @@ class _Outcome:
     exc_type = None
 
 
-def _run_code(code, out, err, outcome):
+def _run_code(code, out, err, outcome, name=None, namespace=None):
     global _cells
-    _cells += 1
-    name = f"<cell-{_cells}>"
+    if name is None:
+        _cells += 1
+        name = f"<cell-{_cells}>"
+    namespace = _namespace if namespace is None else namespace
     # Registered so tracebacks and inspect.getsource show the model's own lines.
     linecache.cache[name] = (len(code), None, code.splitlines(True), name)
     try:
@@ -131,7 +136,7 @@ def _run_code(code, out, err, outcome):
         err.write("".join(traceback.format_exception_only(type(exc), exc)))
         return 1
     try:
-        exec(compiled, _namespace)
+        exec(compiled, namespace)
     except SystemExit as exc:
         return _exit_code(exc, err)
     except BaseException as exc:
@@ -190,6 +195,118 @@ def _edit(req):
     return _result(out, err, rc)
 
 
+_shell = None
+
+
+class _GuestHost:
+    """What the shell's `python` command calls: the host starts a fresh interpreter."""
+
+    def python(self, ctx, args):
+        import base64
+
+        import _cove
+
+        request = {
+            "op": "python", "argv": list(args), "cwd": os.getcwd(), "env": ctx.env,
+            "stdin_b64": base64.b64encode(ctx.stdin).decode(),
+        }
+        try:
+            reply = json.loads(_cove.host_call(json.dumps(request).encode()))
+        except (OSError, ValueError) as exc:
+            ctx.err.write(f"python: cannot start an interpreter: {exc}\n")
+            return 126
+        if "error" in reply:
+            ctx.err.write(f"python: {reply['error']}\n")
+            return 126
+        ctx.out.write(reply.get("stdout", ""))
+        ctx.err.write(reply.get("stderr", ""))
+        return int(reply.get("return_code", 1))
+
+
+def _bash(req):
+    global _shell
+    import _cove_shell
+
+    if _shell is None:
+        _shell = _cove_shell.Shell(host=_GuestHost())
+    limit = int(req.get("max_output_bytes", _DEFAULT_MAX_OUTPUT))
+    out_bytes, err_bytes, rc = _shell.run(req["command"])
+    out, err = _Capture(limit), _Capture(limit)
+    out.write(out_bytes.decode("utf-8", "surrogateescape"))
+    err.write(err_bytes.decode("utf-8", "surrogateescape"))
+    return _result(out, err, rc)
+
+
+def _script(req):
+    """`python ARGV...` in this (fresh) interpreter, as the shell's python command."""
+    import base64
+    import runpy
+
+    limit = int(req.get("max_output_bytes", _DEFAULT_MAX_OUTPUT))
+    argv = list(req.get("argv", []))
+    stdin_data = base64.b64decode(req.get("stdin_b64", ""))
+    try:
+        os.chdir(req.get("cwd") or WORKSPACE)
+    except OSError:
+        pass
+    os.environ.clear()
+    os.environ.update(req.get("env") or {})
+
+    def body(out, err):
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin_data), encoding="utf-8", errors="surrogateescape")
+        options = []
+        while argv and argv[0].startswith("-") and argv[0] not in ("-", "-c", "-m"):
+            options.append(argv.pop(0))
+        for opt in options:
+            if opt in ("-V", "--version"):
+                out.write("Python 3.11.2\n")
+                return 0
+            if opt not in ("-u", "-B", "-E", "-s", "-S", "-I", "-O", "-q"):
+                err.write(f"unknown option {opt}\n")
+                return 2
+        main = {"__name__": "__main__", "__builtins__": __builtins__}
+        outcome = _Outcome()
+        try:
+            if not argv or argv[0] in ("-", "-c"):
+                sys.path.insert(0, "")
+            if not argv or argv[0] == "-":
+                sys.argv = ["-", *argv[1:]]
+                return _run_code(sys.stdin.read(), out, err, outcome, name="<stdin>", namespace=main)
+            if argv[0] == "-c":
+                if len(argv) < 2:
+                    err.write("Argument expected for the -c option\n")
+                    return 2
+                sys.argv = ["-c", *argv[2:]]
+                return _run_code(argv[1], out, err, outcome, name="<string>", namespace=main)
+            if argv[0] == "-m":
+                sys.argv = [argv[1], *argv[2:]]
+                sys.path.insert(0, os.getcwd())
+                try:
+                    runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+                except SystemExit as exc:
+                    return _exit_code(exc, err)
+                except BaseException as exc:
+                    err.write("".join(traceback.format_exception(exc)))
+                    return 1
+                return 0
+            path = argv[0]
+            sys.argv = list(argv)
+            sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+            try:
+                with open(path, encoding="utf-8") as f:
+                    source = f.read()
+            except OSError as exc:
+                err.write(f"python3: can't open file '{path}': [Errno {exc.errno}] {exc.strerror}\n")
+                return 2
+            main["__file__"] = path
+            return _run_code(source, out, err, outcome, name=path, namespace=main)
+        finally:
+            sys.stdin = io.StringIO("")
+
+    rc, out, err = _with_streams(limit, body)
+    return _result(out, err, rc)
+
+
 def handle(request):
     """Run one request (JSON bytes) and return the JSON response bytes."""
     if not _started:
@@ -201,6 +318,10 @@ def handle(request):
             resp = _exec(req)
         elif op == "edit":
             resp = _edit(req)
+        elif op == "bash":
+            resp = _bash(req)
+        elif op == "script":
+            resp = _script(req)
         elif op == "ping":
             resp = {"ok": True}
         else:
@@ -216,6 +337,7 @@ def initialise():
     """Runs once, at snapshot time: warm the imports every session needs, enter the workspace."""
     import _cove  # noqa: F401
     import _cove_editor  # noqa: F401
+    import _cove_shell  # noqa: F401
     import traceback  # noqa: F401
 
     global _cells
@@ -226,6 +348,7 @@ def initialise():
     _exec({"code": "pass"})
     _exec({"code": "1/0"})
     _edit({"command": "view", "path": WORKSPACE})
+    _cove_shell.Shell().run("echo warm | wc -l > /dev/null")
     _cells = 0
     linecache.cache.clear()
     _undo.clear()

@@ -79,6 +79,18 @@ class _HostRequest(msgspec.Struct, frozen=True):
 
 _host_request_decoder = msgspec.json.Decoder(_HostRequest)
 
+MAX_PYTHON_DEPTH = 3
+
+
+class _PythonRequest(msgspec.Struct, frozen=True):
+    argv: list[str]
+    cwd: str = "/workspace"
+    env: dict[str, str] = msgspec.field(default_factory=dict[str, str])
+    stdin_b64: str = ""
+
+
+_python_request_decoder = msgspec.json.Decoder(_PythonRequest)
+
 
 _RESET_NOTE = (
     "the interpreter was reset: variables and imports are gone, files in /workspace are kept"
@@ -127,6 +139,8 @@ class Session:
         self._shell = shell
         self._guest: Guest | None = None
         self._closed = False
+        self._deadline = 0.0
+        self._python_depth = 0
         self.calls = 0
         self.resets = 0
 
@@ -216,10 +230,14 @@ class Session:
         timeout_s = self.limits.timeout_s
         if call.timeout_seconds is not None:
             timeout_s = min(float(call.timeout_seconds), self.limits.timeout_s)
-        if isinstance(call, BashExecution):
-            return await self._bash(call, timeout_s)
+        if isinstance(call, BashExecution) and self._shell is not None:
+            result: ExecResult = await self._shell(self, call)
+            return result
         payload: dict[str, object]
-        if isinstance(call, CodeExecution):
+        if isinstance(call, BashExecution):
+            self._check_size(call.input.command, "command")
+            payload = {"op": "bash", "command": call.input.command}
+        elif isinstance(call, CodeExecution):
             self._check_size(call.input.code, "code")
             payload = {"op": "exec", "code": call.input.code}
         else:
@@ -232,9 +250,9 @@ class Session:
             payload = {"op": "edit", **{k: v for k, v in fields.items() if v is not None}}
         payload["max_output_bytes"] = self.limits.max_output_bytes
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8", "surrogatepass")
-        tool = "code_execution" if isinstance(call, CodeExecution) else "text_editor_code_execution"
-        result: ExecResult = await self._locked(lambda: self._run(tool, data, timeout_s))
-        return result
+        tool = call.tool_kind()
+        done: ExecResult = await self._locked(lambda: self._run(tool, data, timeout_s))
+        return done
 
     async def run_code(self, code: str, *, timeout_s: float | None = None) -> ExecResult:
         """Shorthand for `execute(CodeExecution(...))`."""
@@ -254,18 +272,6 @@ class Session:
                 f"{what} is {size} bytes; the limit is {self.limits.max_request_bytes} bytes"
             )
 
-    async def _bash(self, call: BashExecution, timeout_s: float) -> ExecResult:
-        if self._shell is not None:
-            result: ExecResult = await self._shell(self, call)
-            return result
-        return ExecResult(
-            tool="bash_code_execution",
-            stdout="",
-            stderr="bash: this Cove build has no shell; use code_execution to run Python\n",
-            return_code=127,
-            outcome="error",
-        )
-
     def _run(self, tool: str, data: bytes, timeout_s: float) -> ExecResult:
         """Worker-thread half of a call: scan, run in the guest, scan again, translate."""
         self.calls += 1
@@ -274,6 +280,7 @@ class Session:
         if self._guest is None:
             self._guest = self._new_guest()
         started = time.perf_counter()
+        self._deadline = time.monotonic() + timeout_s
         outcome = self._guest.call(
             data,
             timeout_s=timeout_s,
@@ -403,14 +410,83 @@ class Session:
         )
 
     def _host_call(self, request: bytes) -> bytes:
-        """Requests guest code makes through `_cove.host_call` (JSON in, JSON out)."""
+        """Requests guest code makes through `_cove.host_call` (JSON in, JSON out).
+
+        `echo` answers its data back; `python` (the shell's python command) runs
+        `python ARGV...` in a fresh interpreter from the snapshot on the same workspace, within
+        what is left of the calling call's deadline.
+        """
         try:
             message = _host_request_decoder.decode(request)
         except msgspec.DecodeError as exc:
             return msgspec.json.encode({"error": f"malformed request: {exc}"})
         if message.op == "echo":
             return msgspec.json.encode({"ok": True, "echo": message.data})
+        if message.op == "python":
+            return self._nested_python(request)
         return msgspec.json.encode({"error": f"unknown host operation {message.op!r}"})
+
+    def _nested_python(self, request: bytes) -> bytes:
+        try:
+            spec = _python_request_decoder.decode(request)
+        except msgspec.DecodeError as exc:
+            return msgspec.json.encode({"error": f"malformed python request: {exc}"})
+        if self._python_depth >= MAX_PYTHON_DEPTH:
+            return msgspec.json.encode(
+                {"error": f"python nested more than {MAX_PYTHON_DEPTH} levels deep"}
+            )
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            return msgspec.json.encode({"error": "no time left in this call"})
+        payload = msgspec.json.encode(
+            {
+                "op": "script",
+                "argv": spec.argv,
+                "cwd": spec.cwd,
+                "env": spec.env,
+                "stdin_b64": spec.stdin_b64,
+                "max_output_bytes": self.limits.max_output_bytes,
+            }
+        )
+        usage = self.workspace.scan()
+        guest = self._new_guest()
+        self._python_depth += 1
+        saved_deadline = self._deadline
+        try:
+            outcome = guest.call(
+                payload,
+                timeout_s=remaining,
+                fuel=self.limits.fuel,
+                bytes_left=max(0, self.limits.workspace_bytes - usage.bytes),
+                files_left=max(0, self.limits.workspace_files - usage.files),
+                host=self._host_call,
+            )
+        finally:
+            self._python_depth -= 1
+            self._deadline = saved_deadline
+            guest.close()
+        if outcome.trapped is Trapped.EXIT:
+            return msgspec.json.encode(
+                {"stdout": "", "stderr": "", "return_code": outcome.exit_code or 0}
+            )
+        if outcome.trapped is not None:
+            words = {
+                Trapped.TIMEOUT: "python: killed: the call's time limit was reached",
+                Trapped.OUT_OF_FUEL: "python: killed: the fuel budget was used up",
+                Trapped.STACK_OVERFLOW: "python: the interpreter's stack overflowed",
+            }.get(outcome.trapped, f"python: the interpreter crashed ({outcome.detail})")
+            return msgspec.json.encode({"stdout": "", "stderr": words + "\n", "return_code": 137})
+        try:
+            response = _response_decoder.decode(outcome.response or b"")
+        except msgspec.DecodeError:
+            return msgspec.json.encode({"error": "the nested interpreter returned nothing"})
+        return msgspec.json.encode(
+            {
+                "stdout": response.stdout,
+                "stderr": response.stderr,
+                "return_code": response.return_code,
+            }
+        )
 
     async def reset(self) -> None:
         """Replace the interpreter with a fresh one from the snapshot; the workspace is kept."""

@@ -56,6 +56,12 @@ class _Call(msgspec.Struct, frozen=True, kw_only=True, tag_field="tool"):
     timeout_seconds: PositiveInt | None = None
     tool_use_id: str | None = None
 
+    def tool_kind(self) -> str:
+        """The contract's tool kind of this call (its `tool` tag)."""
+        tag = type(self).__struct_config__.tag
+        assert isinstance(tag, str)
+        return tag
+
 
 class CodeExecution(_Call, frozen=True, kw_only=True, tag="code_execution"):
     """Run Python source in the session's persistent interpreter."""

@@ -1,0 +1,1032 @@
+"""awk, the common core: patterns and ranges, BEGIN/END, fields and NR/NF/FS/OFS, arithmetic
+and string functions, associative arrays, printf, user functions, -F and -v. Anything outside
+it is a clear syntax error."""
+
+import math
+import random
+import re
+
+
+class AwkError(Exception):
+    pass
+
+
+class _Next(Exception):
+    pass
+
+
+class _Exit(Exception):
+    def __init__(self, code):
+        self.code = code
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+class _Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+KEYWORDS = {"BEGIN", "END", "function", "func", "if", "else", "while", "for", "do", "in", "next",
+            "exit", "break", "continue", "return", "delete", "print", "printf", "getline", "nextfile"}
+BUILTINS = {"length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "tolower",
+            "toupper", "int", "sqrt", "exp", "log", "sin", "cos", "atan2", "rand", "srand", "system",
+            "close", "fflush"}
+
+
+def _lex(src):
+    toks = []
+    i, n = 0, len(src)
+    ops = ["+=", "-=", "*=", "/=", "%=", "^=", "**", "==", "<=", ">=", "!=", "&&", "||", "++", "--",
+           "!~", ">>", "+", "-", "*", "/", "%", "^", "!", "<", ">", "~", "?", ":", "=", ",", ";",
+           "{", "}", "(", ")", "[", "]", "$", "|"]
+    while i < n:
+        c = src[i]
+        if c in " \t\r":
+            i += 1
+            continue
+        if c == "\\" and i + 1 < n and src[i + 1] == "\n":
+            i += 2
+            continue
+        if c == "\n":
+            toks.append(("nl", "\n"))
+            i += 1
+            continue
+        if c == "#":
+            while i < n and src[i] != "\n":
+                i += 1
+            continue
+        if c == '"':
+            j = i + 1
+            buf = []
+            while j < n and src[j] != '"':
+                if src[j] == "\\" and j + 1 < n:
+                    buf.append({"n": "\n", "t": "\t", "\\": "\\", '"': '"', "/": "/", "r": "\r"}.get(src[j + 1], "\\" + src[j + 1]))
+                    j += 2
+                    continue
+                buf.append(src[j])
+                j += 1
+            toks.append(("str", "".join(buf)))
+            i = j + 1
+            continue
+        if c == "/" and _regex_allowed(toks):
+            j = i + 1
+            buf = []
+            while j < n and src[j] != "/":
+                if src[j] == "\\" and j + 1 < n:
+                    buf.append(src[j:j + 2] if src[j + 1] != "/" else "/")
+                    j += 2
+                    continue
+                buf.append(src[j])
+                j += 1
+            toks.append(("re", "".join(buf)))
+            i = j + 1
+            continue
+        if c.isdigit() or (c == "." and i + 1 < n and src[i + 1].isdigit()):
+            m = re.match(r"0[xX][0-9a-fA-F]+|\d*\.?\d+(?:[eE][+-]?\d+)?\.?", src[i:])
+            toks.append(("num", float(int(m.group(0), 16)) if m.group(0)[:2].lower() == "0x" else float(m.group(0).rstrip(".") or 0)))
+            i += len(m.group(0))
+            continue
+        if c.isalpha() or c == "_":
+            m = re.match(r"[A-Za-z_][A-Za-z_0-9]*", src[i:])
+            word = m.group(0)
+            i += len(word)
+            if word in KEYWORDS:
+                toks.append(("kw", word))
+            elif word in BUILTINS:
+                toks.append(("builtin", word))
+            elif i < n and src[i] == "(":
+                toks.append(("funcname", word))
+            else:
+                toks.append(("name", word))
+            continue
+        op = next((o for o in ops if src.startswith(o, i)), None)
+        if op is None:
+            raise AwkError(f"syntax error at source line 1: unexpected character '{c}'")
+        toks.append(("op", op))
+        i += len(op)
+    toks.append(("eof", None))
+    return toks
+
+
+def _regex_allowed(toks):
+    if not toks:
+        return True
+    kind, value = toks[-1]
+    if kind in ("num", "str", "name", "re", "builtin"):
+        return False
+    if kind == "op" and value in (")", "]", "$", "++", "--"):
+        return False
+    return True
+
+
+class Parser:
+    def __init__(self, src):
+        self.t = _lex(src)
+        self.i = 0
+
+    def peek(self, k=0):
+        return self.t[min(self.i + k, len(self.t) - 1)]
+
+    def take(self, value=None):
+        tok = self.t[self.i]
+        if value is not None and tok[1] != value:
+            raise AwkError(f"syntax error: expected '{value}' near '{tok[1]}'")
+        self.i += 1
+        return tok
+
+    def is_op(self, *values):
+        return self.peek()[0] == "op" and self.peek()[1] in values
+
+    def skip_nl(self):
+        while self.peek()[0] == "nl" or self.is_op(";"):
+            self.take()
+
+    def skip_newlines(self):
+        while self.peek()[0] == "nl":
+            self.take()
+
+    def program(self):
+        items, funcs = [], {}
+        self.skip_nl()
+        while self.peek()[0] != "eof":
+            tok = self.peek()
+            if tok == ("kw", "BEGIN") or tok == ("kw", "END"):
+                self.take()
+                self.skip_newlines()
+                items.append((tok[1], None, self.block()))
+            elif tok[0] == "kw" and tok[1] in ("function", "func"):
+                self.take()
+                name = self.take()[1]
+                self.take("(")
+                params = []
+                while not self.is_op(")"):
+                    params.append(self.take()[1])
+                    if self.is_op(","):
+                        self.take()
+                        self.skip_newlines()
+                self.take(")")
+                self.skip_newlines()
+                funcs[name] = (params, self.block())
+            else:
+                pattern = None
+                if not self.is_op("{"):
+                    first = self.expr()
+                    pattern = first
+                    if self.is_op(","):
+                        self.take()
+                        self.skip_newlines()
+                        pattern = ("range", first, self.expr())
+                if self.is_op("{"):
+                    body = self.block()
+                else:
+                    body = [("print", [], None)]
+                items.append(("main", pattern, body))
+            self.skip_nl()
+        return items, funcs
+
+    def block(self):
+        self.take("{")
+        stmts = []
+        self.skip_nl()
+        while not self.is_op("}"):
+            stmts.append(self.statement())
+            self.skip_nl()
+        self.take("}")
+        return stmts
+
+    def simple_or_block(self):
+        self.skip_newlines()
+        if self.is_op("{"):
+            return self.block()
+        stmt = self.statement()
+        if self.is_op(";"):
+            self.take()
+        return [stmt]
+
+    def statement(self):
+        tok = self.peek()
+        if tok == ("op", "{"):
+            return ("block", self.block())
+        if tok[0] == "kw":
+            kw = tok[1]
+            if kw == "if":
+                self.take()
+                self.take("(")
+                cond = self.expr()
+                self.take(")")
+                then = self.simple_or_block()
+                save = self.i
+                self.skip_nl()
+                if self.peek() == ("kw", "else"):
+                    self.take()
+                    return ("if", cond, then, self.simple_or_block())
+                self.i = save
+                return ("if", cond, then, None)
+            if kw == "while":
+                self.take()
+                self.take("(")
+                cond = self.expr()
+                self.take(")")
+                return ("while", cond, self.simple_or_block())
+            if kw == "do":
+                self.take()
+                body = self.simple_or_block()
+                self.skip_nl()
+                self.take("while")
+                self.take("(")
+                cond = self.expr()
+                self.take(")")
+                return ("do", body, cond)
+            if kw == "for":
+                self.take()
+                self.take("(")
+                if self.peek()[0] == "name" and self.peek(1) == ("kw", "in"):
+                    var = self.take()[1]
+                    self.take()
+                    arr = self.take()[1]
+                    self.take(")")
+                    return ("forin", var, arr, self.simple_or_block())
+                init = None if self.is_op(";") else self.expr()
+                self.take(";")
+                self.skip_newlines()
+                cond = None if self.is_op(";") else self.expr()
+                self.take(";")
+                self.skip_newlines()
+                step = None if self.is_op(")") else self.expr()
+                self.take(")")
+                return ("for", init, cond, step, self.simple_or_block())
+            if kw in ("next", "break", "continue", "nextfile"):
+                self.take()
+                return (kw,)
+            if kw == "exit":
+                self.take()
+                value = None if self.peek()[0] in ("nl", "eof") or self.is_op(";", "}") else self.expr()
+                return ("exit", value)
+            if kw == "return":
+                self.take()
+                value = None if self.peek()[0] in ("nl", "eof") or self.is_op(";", "}") else self.expr()
+                return ("return", value)
+            if kw == "delete":
+                self.take()
+                name = self.take()[1]
+                if self.is_op("["):
+                    self.take()
+                    keys = self.exprlist()
+                    self.take("]")
+                    return ("delete", name, keys)
+                return ("delete", name, None)
+            if kw in ("print", "printf"):
+                self.take()
+                args = []
+                parens = False
+                if self.is_op("(") and self._paren_is_arglist():
+                    self.take()
+                    args = self.exprlist(no_gt=False)
+                    self.take(")")
+                    parens = True
+                elif not (self.peek()[0] in ("nl", "eof") or self.is_op(";", "}", ">", ">>", "|")):
+                    args = self.exprlist(no_gt=True)
+                dest = None
+                if self.is_op(">", ">>", "|"):
+                    mode = self.take()[1]
+                    dest = (mode, self.concat(no_gt=True))
+                _ = parens
+                return (kw, args, dest)
+            if kw == "getline":
+                raise AwkError("getline is not supported")
+        return ("expr", self.expr())
+
+    def _paren_is_arglist(self):
+        depth = 0
+        k = self.i
+        while k < len(self.t):
+            kind, value = self.t[k]
+            if kind == "op" and value in ("(", "["):
+                depth += 1
+            elif kind == "op" and value in (")", "]"):
+                depth -= 1
+                if depth == 0:
+                    nxt = self.t[k + 1]
+                    return nxt[0] in ("nl", "eof") or nxt in (("op", ";"), ("op", "}"), ("op", ">"), ("op", ">>"), ("op", "|"))
+            k += 1
+        return False
+
+    def exprlist(self, no_gt=False):
+        items = [self.expr(no_gt)]
+        while self.is_op(","):
+            self.take()
+            self.skip_newlines()
+            items.append(self.expr(no_gt))
+        return items
+
+    def expr(self, no_gt=False):
+        return self.ternary(no_gt)
+
+    def ternary(self, no_gt):
+        cond = self.or_(no_gt)
+        if self.is_op("?"):
+            self.take()
+            self.skip_newlines()
+            a = self.ternary(no_gt)
+            self.skip_newlines()
+            self.take(":")
+            self.skip_newlines()
+            b = self.ternary(no_gt)
+            return ("?:", cond, a, b)
+        if self.is_op("=", "+=", "-=", "*=", "/=", "%=", "^=") and cond[0] in ("var", "field", "index"):
+            op = self.take()[1]
+            self.skip_newlines()
+            return ("assign", op, cond, self.ternary(no_gt))
+        return cond
+
+    def or_(self, no_gt):
+        left = self.and_(no_gt)
+        while self.is_op("||"):
+            self.take()
+            self.skip_newlines()
+            left = ("||", left, self.and_(no_gt))
+        return left
+
+    def and_(self, no_gt):
+        left = self.in_(no_gt)
+        while self.is_op("&&"):
+            self.take()
+            self.skip_newlines()
+            left = ("&&", left, self.in_(no_gt))
+        return left
+
+    def in_(self, no_gt):
+        left = self.match(no_gt)
+        while self.peek() == ("kw", "in"):
+            self.take()
+            left = ("in", left, self.take()[1])
+        return left
+
+    def match(self, no_gt):
+        left = self.rel(no_gt)
+        while self.is_op("~", "!~"):
+            op = self.take()[1]
+            left = (op, left, self.rel(no_gt))
+        return left
+
+    def rel(self, no_gt):
+        left = self.concat(no_gt)
+        ops = ("<", "<=", "!=", "==", ">=") if no_gt else ("<", "<=", "!=", "==", ">", ">=")
+        if self.is_op(*ops):
+            op = self.take()[1]
+            left = ("cmp", op, left, self.concat(no_gt))
+        return left
+
+    def concat(self, no_gt=False):
+        left = self.additive()
+        while self._starts_operand():
+            left = ("concat", left, self.additive())
+        return left
+
+    def _starts_operand(self):
+        kind, value = self.peek()
+        if kind in ("num", "str", "name", "builtin", "funcname", "re"):
+            return True
+        if kind == "op" and value in ("$", "!", "(", "-", "+", "++", "--"):
+            return value not in ("-", "+") or False
+        return False
+
+    def additive(self):
+        left = self.mul()
+        while self.is_op("+", "-"):
+            op = self.take()[1]
+            left = ("bin", op, left, self.mul())
+        return left
+
+    def mul(self):
+        left = self.unary()
+        while self.is_op("*", "/", "%"):
+            op = self.take()[1]
+            left = ("bin", op, left, self.unary())
+        return left
+
+    def unary(self):
+        if self.is_op("!"):
+            self.take()
+            return ("not", self.unary())
+        if self.is_op("-"):
+            self.take()
+            return ("neg", self.unary())
+        if self.is_op("+"):
+            self.take()
+            return ("num", self.unary())
+        return self.power()
+
+    def power(self):
+        base = self.postfix()
+        if self.is_op("^", "**"):
+            self.take()
+            return ("bin", "^", base, self.unary())
+        return base
+
+    def postfix(self):
+        if self.is_op("++", "--"):
+            op = self.take()[1]
+            target = self.postfix()
+            return ("preinc", op, target)
+        node = self.primary()
+        if self.is_op("++", "--") and node[0] in ("var", "field", "index"):
+            op = self.take()[1]
+            return ("postinc", op, node)
+        return node
+
+    def primary(self):
+        kind, value = self.take()
+        if kind == "num":
+            return ("const", value)
+        if kind == "str":
+            return ("const", value)
+        if kind == "re":
+            return ("regex", value)
+        if kind == "op" and value == "$":
+            return ("field", self.postfix_primary())
+        if kind == "op" and value == "(":
+            e = self.expr()
+            if self.is_op(","):
+                items = [e]
+                while self.is_op(","):
+                    self.take()
+                    items.append(self.expr())
+                self.take(")")
+                if self.peek() == ("kw", "in"):
+                    self.take()
+                    return ("in", ("multikey", items), self.take()[1])
+                raise AwkError("syntax error: unexpected ','")
+            self.take(")")
+            return ("group", e)
+        if kind == "builtin":
+            args = []
+            if self.is_op("("):
+                self.take()
+                if not self.is_op(")"):
+                    args = self.exprlist()
+                self.take(")")
+            return ("call", value, args)
+        if kind == "funcname":
+            self.take("(")
+            args = [] if self.is_op(")") else self.exprlist()
+            self.take(")")
+            return ("ucall", value, args)
+        if kind == "name":
+            if self.is_op("["):
+                self.take()
+                keys = self.exprlist()
+                self.take("]")
+                return ("index", value, keys)
+            return ("var", value)
+        if kind == "kw" and value == "getline":
+            raise AwkError("getline is not supported")
+        raise AwkError(f"syntax error at source line 1 near '{value}'")
+
+    def postfix_primary(self):
+        if self.is_op("++", "--"):
+            return self.postfix()
+        kind, value = self.peek()
+        if kind == "op" and value == "-":
+            self.take()
+            return ("neg", self.postfix_primary())
+        return self.primary()
+
+
+def _num(v):
+    if isinstance(v, float):
+        return v
+    if isinstance(v, int):
+        return float(v)
+    m = re.match(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", v)
+    return float(m.group(0)) if m else 0.0
+
+
+def _looks_numeric(s):
+    return bool(re.fullmatch(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*", s))
+
+
+class StrNum(str):
+    """A field or input value: compares as a number when it looks like one."""
+
+
+def _fmt_num(v, ofmt="%.6g"):
+    if v == int(v) and abs(v) < 1e16:
+        return str(int(v))
+    return ofmt % v
+
+
+class Interp:
+    def __init__(self, items, funcs, out, err, assigns):
+        self.items, self.funcs = items, funcs
+        self.out, self.err = out, err
+        self.vars = {"FS": " ", "OFS": " ", "ORS": "\n", "RS": "\n", "NR": 0.0, "NF": 0.0, "FNR": 0.0,
+                     "SUBSEP": "\x1c", "OFMT": "%.6g", "CONVFMT": "%.6g", "RSTART": 0.0, "RLENGTH": -1.0,
+                     "FILENAME": "", "ENVIRON": {}}
+        self.arrays = {}
+        self.fields = [""]
+        self.ranges = {}
+        self.files = {}
+        self.locals = []
+        for name, value in assigns:
+            self.vars[name] = StrNum(value) if _looks_numeric(value) else value
+
+    def str_(self, v):
+        if isinstance(v, float):
+            return _fmt_num(v, self.vars["CONVFMT"])
+        return v
+
+    def out_str(self, v):
+        if isinstance(v, float):
+            return _fmt_num(v, self.vars["OFMT"])
+        return v
+
+    def set_record(self, line):
+        self.fields = [line] + self.split_fields(line)
+        self.vars["NF"] = float(len(self.fields) - 1)
+
+    def split_fields(self, line, fs=None):
+        fs = self.vars["FS"] if fs is None else fs
+        fs = self.str_(fs)
+        if fs == " ":
+            return [StrNum(x) for x in line.split()]
+        if len(fs) == 1 and fs != "\\":
+            return [StrNum(x) for x in line.split(fs)] if line else []
+        if fs == "\t":
+            return [StrNum(x) for x in line.split("\t")] if line else []
+        return [StrNum(x) for x in re.split(fs, line)] if line else []
+
+    def get_field(self, k):
+        k = int(_num(k))
+        if k < 0:
+            raise AwkError(f"trying to access out of range field {k}")
+        return self.fields[k] if k < len(self.fields) else StrNum("")
+
+    def set_field(self, k, value):
+        k = int(_num(k))
+        value = self.str_(value)
+        if k == 0:
+            self.set_record(value)
+            return
+        while len(self.fields) <= k:
+            self.fields.append(StrNum(""))
+        self.fields[k] = value
+        self.vars["NF"] = float(len(self.fields) - 1)
+        self.fields[0] = self.str_(self.vars["OFS"]).join(self.str_(f) for f in self.fields[1:])
+
+    def var(self, name):
+        for frame in reversed(self.locals):
+            if name in frame:
+                return frame[name]
+        if name == "NF":
+            return float(len(self.fields) - 1)
+        return self.vars.get(name, "")
+
+    def setvar(self, name, value):
+        for frame in reversed(self.locals):
+            if name in frame:
+                frame[name] = value
+                return
+        if name == "NF":
+            n = int(_num(value))
+            self.fields = (self.fields + [StrNum("")] * n)[: n + 1]
+            self.fields[0] = self.str_(self.vars["OFS"]).join(self.str_(f) for f in self.fields[1:])
+        self.vars[name] = value
+
+    def array(self, name):
+        for frame in reversed(self.locals):
+            if name in frame:
+                if not isinstance(frame[name], dict):
+                    frame[name] = {}
+                return frame[name]
+        if name == "ENVIRON":
+            return self.vars["ENVIRON"]
+        return self.arrays.setdefault(name, {})
+
+    def key(self, keys):
+        return self.str_(self.vars["SUBSEP"]).join(self.str_(self.eval(k)) for k in keys)
+
+    def run(self, inputs):
+        status = 0
+        try:
+            for kind, _, body in self.items:
+                if kind == "BEGIN":
+                    self.exec_block(body)
+            if any(kind == "main" for kind, _, _ in self.items) or any(kind == "END" for kind, _, _ in self.items):
+                for name, text in inputs:
+                    self.vars["FILENAME"] = name
+                    self.vars["FNR"] = 0.0
+                    rs = self.str_(self.vars["RS"])
+                    if rs == "\n":
+                        records = text.split("\n")
+                        if records and records[-1] == "":
+                            records.pop()
+                    elif rs == "":
+                        records = [r for r in re.split(r"\n\n+", text.strip("\n")) if r]
+                    else:
+                        records = text.split(rs)
+                        if records and records[-1] in ("", "\n"):
+                            records.pop()
+                    for rec in records:
+                        self.vars["NR"] += 1
+                        self.vars["FNR"] += 1
+                        self.set_record(rec)
+                        try:
+                            for idx, (kind, pattern, body) in enumerate(self.items):
+                                if kind != "main":
+                                    continue
+                                if self.matches(idx, pattern):
+                                    self.exec_block(body)
+                        except _Next:
+                            continue
+        except _Exit as e:
+            status = e.code
+        try:
+            for kind, _, body in self.items:
+                if kind == "END":
+                    self.exec_block(body)
+        except _Exit as e:
+            status = e.code
+        for f in self.files.values():
+            f.close()
+        return status
+
+    def matches(self, idx, pattern):
+        if pattern is None:
+            return True
+        if pattern[0] == "range":
+            active = self.ranges.get(idx, False)
+            if not active:
+                if self.truth(self.eval(pattern[1])):
+                    if not self.truth(self.eval(pattern[2])):
+                        self.ranges[idx] = True
+                    return True
+                return False
+            if self.truth(self.eval(pattern[2])):
+                self.ranges[idx] = False
+            return True
+        return self.truth(self.eval(pattern))
+
+    def truth(self, v):
+        if isinstance(v, float):
+            return v != 0
+        if isinstance(v, StrNum) and _looks_numeric(v):
+            return _num(v) != 0
+        return v != ""
+
+    def exec_block(self, stmts):
+        for s in stmts:
+            self.exec(s)
+
+    def exec(self, s):
+        kind = s[0]
+        if kind == "expr":
+            self.eval(s[1])
+        elif kind in ("print", "printf"):
+            args = s[1]
+            if kind == "print":
+                text = self.str_(self.vars["OFS"]).join(self.out_str(self.eval(a)) for a in args) if args else self.fields[0]
+                text += self.str_(self.vars["ORS"])
+            else:
+                if not args:
+                    raise AwkError("printf: no format")
+                values = [self.eval(a) for a in args]
+                text = self.sprintf(self.str_(values[0]), values[1:])
+            self.emit(text, s[2])
+        elif kind == "block":
+            self.exec_block(s[1])
+        elif kind == "if":
+            if self.truth(self.eval(s[1])):
+                self.exec_block(s[2])
+            elif s[3] is not None:
+                self.exec_block(s[3])
+        elif kind == "while":
+            while self.truth(self.eval(s[1])):
+                try:
+                    self.exec_block(s[2])
+                except _Break:
+                    break
+                except _Continue:
+                    continue
+        elif kind == "do":
+            while True:
+                try:
+                    self.exec_block(s[1])
+                except _Break:
+                    break
+                except _Continue:
+                    pass
+                if not self.truth(self.eval(s[2])):
+                    break
+        elif kind == "for":
+            if s[1] is not None:
+                self.eval(s[1])
+            while s[2] is None or self.truth(self.eval(s[2])):
+                try:
+                    self.exec_block(s[4])
+                except _Break:
+                    break
+                except _Continue:
+                    pass
+                if s[3] is not None:
+                    self.eval(s[3])
+        elif kind == "forin":
+            arr = self.array(s[2])
+            for k in list(arr.keys()):
+                self.setvar(s[1], StrNum(k) if _looks_numeric(k) else k)
+                try:
+                    self.exec_block(s[3])
+                except _Break:
+                    break
+                except _Continue:
+                    continue
+        elif kind == "next":
+            raise _Next()
+        elif kind == "nextfile":
+            raise _Next()
+        elif kind == "exit":
+            raise _Exit(int(_num(self.eval(s[1]))) if s[1] is not None else 0)
+        elif kind == "break":
+            raise _Break()
+        elif kind == "continue":
+            raise _Continue()
+        elif kind == "return":
+            raise _Return(self.eval(s[1]) if s[1] is not None else "")
+        elif kind == "delete":
+            arr = self.array(s[1])
+            if s[2] is None:
+                arr.clear()
+            else:
+                arr.pop(self.key(s[2]), None)
+        else:
+            raise AwkError(f"unsupported statement {kind}")
+
+    def emit(self, text, dest):
+        if dest is None:
+            self.out.write(text)
+            return
+        mode, target = dest
+        name = self.str_(self.eval(target))
+        if mode == "|":
+            raise AwkError("output to a command is not supported")
+        if name == "/dev/stderr":
+            self.err.write(text)
+            return
+        if name == "/dev/stdout":
+            self.out.write(text)
+            return
+        f = self.files.get(name)
+        if f is None:
+            f = open(name, "a" if mode == ">>" else "w", encoding="utf-8", errors="surrogateescape")
+            self.files[name] = f
+        f.write(text)
+
+    def sprintf(self, fmt, values):
+        out = []
+        i = 0
+        vals = list(values)
+        for m in re.finditer(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?([diouxXeEfFgGcs%])", fmt):
+            out.append(fmt[i:m.start()])
+            i = m.end()
+            flags, width, prec, conv = m.groups()
+            if conv == "%":
+                out.append("%")
+                continue
+            if width == "*":
+                width = str(int(_num(vals.pop(0) if vals else 0.0)))
+            if prec == "*":
+                prec = str(int(_num(vals.pop(0) if vals else 0.0)))
+            v = vals.pop(0) if vals else ""
+            spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
+            if conv in "diouxX":
+                out.append((spec + ("d" if conv in "diu" else conv)) % int(_num(v)))
+            elif conv in "eEfFgG":
+                out.append((spec + conv) % _num(v))
+            elif conv == "c":
+                out.append((spec + "s") % (chr(int(v)) if isinstance(v, float) else self.str_(v)[:1]))
+            else:
+                out.append((spec + "s") % self.str_(v) if isinstance(v, str) else (spec + "s") % self.out_str(v))
+        out.append(fmt[i:])
+        return "".join(out).replace("\\n", "\n")
+
+    def regex(self, node):
+        if node[0] == "regex":
+            return node[1]
+        return self.str_(self.eval(node))
+
+    def eval(self, e):
+        kind = e[0]
+        if kind == "const":
+            return e[1]
+        if kind == "var":
+            return self.var(e[1])
+        if kind == "field":
+            return self.get_field(self.eval(e[1]))
+        if kind == "index":
+            return self.array(e[1]).get(self.key(e[2]), "")
+        if kind == "group":
+            return self.eval(e[1])
+        if kind == "regex":
+            return 1.0 if re.search(_ere(e[1]), self.fields[0]) else 0.0
+        if kind == "concat":
+            return self.str_(self.eval(e[1])) + self.str_(self.eval(e[2]))
+        if kind == "bin":
+            a, b = _num(self.eval(e[2])), _num(self.eval(e[3]))
+            op = e[1]
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            if op == "/":
+                if b == 0:
+                    raise AwkError("division by zero")
+                return a / b
+            if op == "%":
+                if b == 0:
+                    raise AwkError("division by zero in %")
+                return math.fmod(a, b)
+            return a ** b
+        if kind == "neg":
+            return -_num(self.eval(e[1]))
+        if kind == "num":
+            return _num(self.eval(e[1]))
+        if kind == "not":
+            return 0.0 if self.truth(self.eval(e[1])) else 1.0
+        if kind == "&&":
+            return 1.0 if self.truth(self.eval(e[1])) and self.truth(self.eval(e[2])) else 0.0
+        if kind == "||":
+            return 1.0 if self.truth(self.eval(e[1])) or self.truth(self.eval(e[2])) else 0.0
+        if kind == "?:":
+            return self.eval(e[2]) if self.truth(self.eval(e[1])) else self.eval(e[3])
+        if kind in ("~", "!~"):
+            hit = re.search(_ere(self.regex(e[2])), self.str_(self.eval(e[1]))) is not None
+            return 1.0 if hit == (kind == "~") else 0.0
+        if kind == "in":
+            key = self.key(e[1][1]) if e[1][0] == "multikey" else self.str_(self.eval(e[1]))
+            return 1.0 if key in self.array(e[2]) else 0.0
+        if kind == "cmp":
+            a, b = self.eval(e[2]), self.eval(e[3])
+            if self._numeric(a) and self._numeric(b):
+                x, y = _num(a), _num(b)
+            else:
+                x, y = self.str_(a), self.str_(b)
+            op = e[1]
+            return 1.0 if {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y, "!=": x != y}[op] else 0.0
+        if kind == "assign":
+            op, target, value = e[1], e[2], self.eval(e[3])
+            if op != "=":
+                cur = _num(self.eval(target))
+                v = _num(value)
+                value = {"+=": cur + v, "-=": cur - v, "*=": cur * v, "/=": cur / v if v else _zero(), "%=": math.fmod(cur, v) if v else _zero(), "^=": cur ** v}[op]
+            self.store(target, value)
+            return value
+        if kind in ("preinc", "postinc"):
+            target = e[2]
+            cur = _num(self.eval(target))
+            new = cur + (1 if e[1] == "++" else -1)
+            self.store(target, new)
+            return new if kind == "preinc" else cur
+        if kind == "call":
+            return self.builtin(e[1], e[2])
+        if kind == "ucall":
+            return self.user_call(e[1], e[2])
+        raise AwkError(f"cannot evaluate {kind}")
+
+    def _numeric(self, v):
+        return isinstance(v, float) or (isinstance(v, StrNum) and _looks_numeric(v))
+
+    def store(self, target, value):
+        if target[0] == "var":
+            self.setvar(target[1], value)
+        elif target[0] == "field":
+            self.set_field(self.eval(target[1]), value)
+        elif target[0] == "index":
+            self.array(target[1])[self.key(target[2])] = value
+        else:
+            raise AwkError("assignment to a non-variable")
+
+    def user_call(self, name, args):
+        if name not in self.funcs:
+            raise AwkError(f"calling undefined function {name}")
+        params, body = self.funcs[name]
+        frame = {}
+        for k, p in enumerate(params):
+            if k < len(args):
+                a = args[k]
+                if a[0] == "var" and (a[1] in self.arrays or any(isinstance(f.get(a[1]), dict) for f in self.locals)):
+                    frame[p] = self.array(a[1])
+                else:
+                    frame[p] = self.eval(a)
+            else:
+                frame[p] = ""
+        self.locals.append(frame)
+        try:
+            self.exec_block(body)
+        except _Return as r:
+            return r.value
+        finally:
+            self.locals.pop()
+        return ""
+
+    def builtin(self, name, args):
+        ev = [self.eval(a) for a in args] if name not in ("split", "sub", "gsub", "match") else None
+        if name == "length":
+            if not args:
+                return float(len(self.fields[0]))
+            if args[0][0] == "var" and (args[0][1] in self.arrays):
+                return float(len(self.arrays[args[0][1]]))
+            return float(len(self.str_(ev[0])))
+        if name == "substr":
+            s = self.str_(ev[0])
+            start = _num(ev[1])
+            length = _num(ev[2]) if len(ev) > 2 else float("inf")
+            a = int(round(start))
+            end = a + (int(round(length)) if length != float("inf") else len(s) + 1)
+            a = max(a, 1)
+            return s[a - 1:max(end - 1, a - 1)]
+        if name == "index":
+            return float(self.str_(ev[0]).find(self.str_(ev[1])) + 1)
+        if name == "split":
+            s = self.str_(self.eval(args[0]))
+            arr = self.array(args[1][1])
+            arr.clear()
+            if len(args) > 2:
+                sep = self.regex(args[2])
+                parts = self.split_fields(s, sep)
+            else:
+                parts = self.split_fields(s)
+            for k, p in enumerate(parts, 1):
+                arr[str(k)] = p
+            return float(len(parts))
+        if name in ("sub", "gsub"):
+            rx = _ere(self.regex(args[0]))
+            rep = self.str_(self.eval(args[1]))
+            target = args[2] if len(args) > 2 else ("field", ("const", 0.0))
+            s = self.str_(self.eval(target))
+            pyrep = lambda m: rep.replace("\\&", "\0").replace("&", m.group(0)).replace("\0", "&")  # noqa: E731
+            new, n = re.subn(rx, pyrep, s, count=0 if name == "gsub" else 1)
+            if n:
+                self.store(target, new)
+            return float(n)
+        if name == "match":
+            s = self.str_(self.eval(args[0]))
+            m = re.search(_ere(self.regex(args[1])), s)
+            self.vars["RSTART"] = float(m.start() + 1) if m else 0.0
+            self.vars["RLENGTH"] = float(len(m.group(0))) if m else -1.0
+            return self.vars["RSTART"]
+        if name == "sprintf":
+            return self.sprintf(self.str_(ev[0]), ev[1:])
+        if name == "tolower":
+            return self.str_(ev[0]).lower()
+        if name == "toupper":
+            return self.str_(ev[0]).upper()
+        if name == "int":
+            return float(math.trunc(_num(ev[0])))
+        if name == "sqrt":
+            return math.sqrt(_num(ev[0]))
+        if name == "exp":
+            return math.exp(_num(ev[0]))
+        if name == "log":
+            return math.log(_num(ev[0]))
+        if name == "sin":
+            return math.sin(_num(ev[0]))
+        if name == "cos":
+            return math.cos(_num(ev[0]))
+        if name == "atan2":
+            return math.atan2(_num(ev[0]), _num(ev[1]))
+        if name == "rand":
+            return random.random()
+        if name == "srand":
+            random.seed(_num(ev[0]) if ev else None)
+            return 0.0
+        if name in ("close", "fflush"):
+            return 0.0
+        raise AwkError(f"function {name} is not supported")
+
+
+def _zero():
+    raise AwkError("division by zero")
+
+
+def _ere(rx):
+    from _cove_utils import _ere_to_py
+
+    return _ere_to_py(rx)
+
+
+def run(program, inputs, out, err, field_sep=None, assigns=()):
+    """Run an awk program over [(name, text)]; returns the exit status."""
+    items, funcs = Parser(program).program()
+    interp = Interp(items, funcs, out, err, assigns)
+    if field_sep is not None:
+        interp.vars["FS"] = "\t" if field_sep == "t" else field_sep
+    return interp.run(inputs)
