@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import pathlib
 import statistics
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 
 
 def summary(samples_s: Sequence[float]) -> dict[str, float]:
@@ -40,3 +41,17 @@ def memory_kib(pid: int | None = None) -> dict[str, int]:
         "pss_kib": fields.get("Pss", 0),
         "private_kib": fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0),
     }
+
+
+async def time_calls(
+    n: int, fn: Callable[[], Awaitable[object]], warmup: int = 10
+) -> dict[str, float]:
+    """Run `fn` `warmup` times untimed, then `n` times timed one by one; the summary."""
+    for _ in range(warmup):
+        await fn()
+    samples = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        await fn()
+        samples.append(time.perf_counter() - t0)
+    return summary(samples)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 import pathlib
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -14,18 +13,7 @@ import anyio
 
 import cove
 
-from ._stats import memory_kib, summary
-
-
-async def _time(n: int, fn: Callable[[], Awaitable[object]], warmup: int = 10) -> dict[str, float]:
-    for _ in range(warmup):
-        await fn()
-    samples = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        await fn()
-        samples.append(time.perf_counter() - t0)
-    return summary(samples)
+from ._stats import memory_kib, time_calls
 
 
 async def _run(cache_dir: str, consume_fuel: bool) -> dict[str, Any]:
@@ -43,35 +31,39 @@ async def _run(cache_dir: str, consume_fuel: bool) -> dict[str, Any]:
         async def create() -> None:
             created.append(await pool.create_session())
 
-        out["create_session"] = await _time(300, create)
+        out["create_session"] = await time_calls(300, create)
 
         async def create_first() -> None:
             s = await pool.create_session()
             created.append(s)
             await s.run_code("pass")
 
-        out["create_to_first_call"] = await _time(300, create_first)
+        out["create_to_first_call"] = await time_calls(300, create_first)
         for s in created:
             await pool.destroy_session(s.session_id)
         session = await pool.create_session()
         await session.write_file("notes.txt", b"line\n" * 50)
         await session.write_file("get.bin", b"y" * 4096)
         view = cove.TextEditor(input=cove.TextEditorInput(command="view", path="notes.txt"))
-        out["trivial_call"] = await _time(2000, lambda: session.run_code("pass"))
-        out["print"] = await _time(2000, lambda: session.run_code("print('hello world')"))
-        out["text_editor_view"] = await _time(1000, lambda: session.execute(view))
-        out["file_put_4k"] = await _time(1000, lambda: session.write_file("put.bin", b"x" * 4096))
-        out["file_get_4k"] = await _time(1000, lambda: session.read_file("get.bin"))
+        out["trivial_call"] = await time_calls(2000, lambda: session.run_code("pass"))
+        out["print"] = await time_calls(2000, lambda: session.run_code("print('hello world')"))
+        out["text_editor_view"] = await time_calls(1000, lambda: session.execute(view))
+        out["file_put_4k"] = await time_calls(
+            1000, lambda: session.write_file("put.bin", b"x" * 4096)
+        )
+        out["file_get_4k"] = await time_calls(1000, lambda: session.read_file("get.bin"))
 
         def bash(command: str) -> Callable[[], Awaitable[object]]:
             call = cove.BashExecution(input=cove.BashExecutionInput(command=command))
             return lambda: session.execute(call)
 
         await session.write_file("words.txt", b"apple\nbanana\napple\ncherry\n" * 25)
-        out["bash_echo"] = await _time(1000, bash("echo hi"))
-        out["bash_pipeline_3_stages"] = await _time(1000, bash("cat words.txt | sort | uniq -c"))
-        out["bash_python_c"] = await _time(300, bash("python -c 'print(1)'"))
-        out["thread_hop_baseline"] = await _time(
+        out["bash_echo"] = await time_calls(1000, bash("echo hi"))
+        out["bash_pipeline_3_stages"] = await time_calls(
+            1000, bash("cat words.txt | sort | uniq -c")
+        )
+        out["bash_python_c"] = await time_calls(300, bash("python -c 'print(1)'"))
+        out["thread_hop_baseline"] = await time_calls(
             2000, lambda: anyio.to_thread.run_sync(lambda: None)
         )
         await pool.destroy_session(session.session_id)

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from ._stats import summary
+from ._stats import time_calls
 
 TRIVIAL = "x = 1"
 CPU_LOOP = "total = 0\nfor i in range(200_000):\n    total += i * i % 7"
@@ -44,19 +44,6 @@ class Backend:
         await self.c.delete(f"/sessions/{sid}")
 
 
-async def _latency(
-    n: int, fn: Callable[[], Awaitable[object]], warmup: int = 5
-) -> dict[str, float]:
-    for _ in range(warmup):
-        await fn()
-    samples = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        await fn()
-        samples.append(time.perf_counter() - t0)
-    return summary(samples)
-
-
 async def create_first_exec(b: Backend, n: int) -> dict[str, float]:
     created: list[str] = []
 
@@ -65,7 +52,7 @@ async def create_first_exec(b: Backend, n: int) -> dict[str, float]:
         created.append(sid)
         await b.exec(sid, _code("pass"))
 
-    result = await _latency(n, one, warmup=2)
+    result = await time_calls(n, one, warmup=2)
     for sid in created:
         await b.destroy(sid)
     return result
@@ -78,7 +65,7 @@ async def _on_session(
     try:
         if setup is not None:
             await setup(sid)
-        return await _latency(n, lambda: b.exec(sid, body))
+        return await time_calls(n, lambda: b.exec(sid, body))
     finally:
         await b.destroy(sid)
 

@@ -1406,6 +1406,7 @@ def _b_pwd(sh, argv, io_):
 
 
 def _b_true(sh, argv, io_):
+    """true, :, and the builtins accepted as no-ops here (shopt, trap, wait)."""
     return 0
 
 
@@ -1703,22 +1704,6 @@ def _b_let(sh, argv, io_):
     return 0 if value != 0 else 1
 
 
-def _b_colon(sh, argv, io_):
-    return 0
-
-
-def _b_shopt(sh, argv, io_):
-    return 0
-
-
-def _b_trap(sh, argv, io_):
-    return 0
-
-
-def _b_wait(sh, argv, io_):
-    return 0
-
-
 def _b_umask(sh, argv, io_):
     io_.out.write("0022\n")
     return 0
@@ -1730,6 +1715,6 @@ BUILTINS = {
     "unset": _b_unset, "local": _b_local, "declare": _b_declare, "typeset": _b_declare,
     "readonly": _b_declare, "shift": _b_shift, "set": _b_set, "read": _b_read, "eval": _b_eval,
     "source": _b_source, ".": _b_source, "type": _b_type, "which": _b_type,
-    "command": _b_command, "test": _b_test, "[": _b_test, "let": _b_let, ":": _b_colon,
-    "shopt": _b_shopt, "trap": _b_trap, "wait": _b_wait, "umask": _b_umask,
+    "command": _b_command, "test": _b_test, "[": _b_test, "let": _b_let, ":": _b_true,
+    "shopt": _b_true, "trap": _b_true, "wait": _b_true, "umask": _b_umask,
 }

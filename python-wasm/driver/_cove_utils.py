@@ -1,6 +1,9 @@
 """The shell's utilities: the core commands models reach for, with GNU output formats and exit
 codes. Each is `name(ctx, args) -> status`; `ctx.stdin` is bytes, `ctx.out`/`ctx.err` take text
-or bytes. Options a command does not implement are refused with a clear message (status 2)."""
+or bytes. Options a command does not implement are refused with a clear message (status 2).
+
+One module (awk and jq have their own): the utilities share option parsing, input reading and
+the regex translation, and one table (COMMANDS) is the shell's whole command namespace."""
 
 import base64 as _b64
 import datetime
@@ -564,18 +567,25 @@ def rmdir(ctx, args):
     return status
 
 
-def cp(ctx, args):
-    on, _, names = _opts(args, "rRapfnvuT", long_map={"recursive": "r"})
+def _targets(ctx, cmd, names):
+    """(source, target) pairs for cp/mv operands, or None after reporting a usage problem."""
     if len(names) < 2:
         raise Usage(f"missing destination file operand after '{names[0]}'" if names else "missing file operand")
     *srcs, dest = names
-    status = 0
     dest_is_dir = os.path.isdir(dest)
     if len(srcs) > 1 and not dest_is_dir:
-        ctx.err.write(f"cp: target '{dest}' is not a directory\n")
+        ctx.err.write(f"{cmd}: target '{dest}' is not a directory\n")
+        return None
+    return [(src, os.path.join(dest, os.path.basename(src.rstrip("/"))) if dest_is_dir else dest) for src in srcs]
+
+
+def cp(ctx, args):
+    on, _, names = _opts(args, "rRapfnvuT", long_map={"recursive": "r"})
+    pairs = _targets(ctx, "cp", names)
+    if pairs is None:
         return 1
-    for src in srcs:
-        target = os.path.join(dest, os.path.basename(src.rstrip("/"))) if dest_is_dir else dest
+    status = 0
+    for src, target in pairs:
         try:
             if os.path.isdir(src):
                 if not ({"r", "R", "a"} & on):
@@ -583,9 +593,7 @@ def cp(ctx, args):
                     status = 1
                     continue
                 shutil.copytree(src, target, dirs_exist_ok=True, symlinks=True)
-            else:
-                if "n" in on and os.path.exists(target):
-                    continue
+            elif not ("n" in on and os.path.exists(target)):
                 shutil.copyfile(src, target)
         except FileNotFoundError:
             ctx.err.write(f"cp: cannot stat '{src}': No such file or directory\n")
@@ -598,20 +606,14 @@ def cp(ctx, args):
 
 def mv(ctx, args):
     on, _, names = _opts(args, "fnvuiT")
-    if len(names) < 2:
-        raise Usage("missing file operand")
-    *srcs, dest = names
-    status = 0
-    dest_is_dir = os.path.isdir(dest)
-    if len(srcs) > 1 and not dest_is_dir:
-        ctx.err.write(f"mv: target '{dest}' is not a directory\n")
+    pairs = _targets(ctx, "mv", names)
+    if pairs is None:
         return 1
-    for src in srcs:
-        target = os.path.join(dest, os.path.basename(src.rstrip("/"))) if dest_is_dir else dest
+    status = 0
+    for src, target in pairs:
         try:
-            if "n" in on and os.path.exists(target):
-                continue
-            os.replace(src, target)
+            if not ("n" in on and os.path.exists(target)):
+                os.replace(src, target)
         except FileNotFoundError:
             ctx.err.write(f"mv: cannot stat '{src}': No such file or directory\n")
             status = 1

@@ -5,6 +5,9 @@ scanned (its usage gives the guest its quota; its signatures find the files the 
 the request goes into the guest on a worker thread behind the pool's capacity limiter, and the
 guest's JSON response becomes an `ExecResult`. A trap (deadline, fuel, stack, exit, crash)
 replaces the interpreter with a fresh one from the snapshot, keeping the workspace: a *reset*.
+
+One module over the usual size: the turn-taking, the translation of outcomes and the host
+services a call uses (the shell's `python`) all act on one session's interpreter and lock.
 """
 
 from __future__ import annotations
