@@ -87,6 +87,9 @@ def render(r: dict[str, Any]) -> str:
         "text_editor_view",
         "file_put_4k",
         "file_get_4k",
+        "bash_echo",
+        "bash_pipeline_3_stages",
+        "bash_python_c",
         "thread_hop_baseline",
     ):
         s = ip[key]

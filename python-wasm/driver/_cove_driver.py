@@ -354,3 +354,9 @@ def initialise():
     _undo.clear()
     # Deterministic state in the snapshot; every session reseeds from os.urandom on its first call.
     random.seed(0)
+    # Everything alive now moves to the GC's permanent generation: collections in a session
+    # never walk (and so never copy-on-write) the snapshot's objects.
+    import gc
+
+    gc.collect()
+    gc.freeze()
