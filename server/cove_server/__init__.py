@@ -6,6 +6,11 @@
 or, from a shell, `cove serve`.
 """
 
+try:
+    import litestar  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on how Cove was installed
+    raise ImportError("cove_server needs the `server` extra: pip install 'cove[server]'") from exc
+
 from ._app import create_app
 from ._settings import ServerSettings
 
