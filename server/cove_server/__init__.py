@@ -6,10 +6,10 @@
 or, from a shell, `cove serve`.
 """
 
-try:
-    import litestar  # noqa: F401
-except ImportError as exc:  # pragma: no cover - depends on how Cove was installed
-    raise ImportError("cove_server needs the `server` extra: pip install 'cove[server]'") from exc
+import importlib.util
+
+if importlib.util.find_spec("litestar") is None:  # depends on how Cove was installed
+    raise ImportError("cove_server needs the `server` extra: pip install 'cove[server]'")
 
 from ._app import create_app
 from ._settings import ServerSettings
