@@ -394,9 +394,8 @@ class Parser:
         kind, value = self.peek()
         if kind in ("num", "str", "name", "builtin", "funcname", "re"):
             return True
-        if kind == "op" and value in ("$", "!", "(", "-", "+", "++", "--"):
-            return value not in ("-", "+") or False
-        return False
+        # A leading + or - after an operand is arithmetic, never the start of a concatenation.
+        return kind == "op" and value in ("$", "!", "(", "++", "--")
 
     def additive(self):
         left = self.mul()

@@ -597,7 +597,7 @@ class Shell:
                 if value and any(c in ifs for c in value) and ifs and value.strip(ifs) == "":
                     flush()
                 continue
-            leading = value[0] in ifs and value[0] in " \t\n" or (value[0] in ifs)
+            leading = value[0] in ifs
             trailing = value[-1] in ifs
             for k, part in enumerate(parts):
                 if k > 0 or leading:
@@ -692,8 +692,8 @@ class Shell:
                             segs.append("BREAK")
                         segs.append((item, False, "exp"))
                     continue
-                if value is None:
-                    lit.append(text[i - 1] if False else "$")
+                if value is None:  # a lone $ is literal
+                    lit.append("$")
                     continue
                 segs.append((value, heredoc, "exp"))
                 continue
@@ -768,7 +768,7 @@ class Shell:
             return value, j, at
         if c in "@*":
             if c == "@" or not quoted:
-                return None, i + 2, list(self.positional) if c == "@" else (list(self.positional) if not quoted else None)
+                return None, i + 2, list(self.positional)
             ifs = self.get("IFS")
             sep = (ifs[0] if ifs else "") if ifs is not None else " "
             return sep.join(self.positional), i + 2, None

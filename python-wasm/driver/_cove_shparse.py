@@ -60,10 +60,10 @@ def _scan_dollar(src, i):
         if c == "\\":
             j += 2
             continue
-        if c in "'\"" and not (close == "}" and c == "'" and False):
-            if close == ")" or c == '"':
-                j = _scan_quoted(src, j + 1, c)
-                continue
+        # Quotes nest inside $( ); inside ${ } only double quotes do ('...' is literal there).
+        if c in "'\"" and (close == ")" or c == '"'):
+            j = _scan_quoted(src, j + 1, c)
+            continue
         if c == "$" and j + 1 < n and src[j + 1] in "({" and j != i:
             j = _scan_dollar(src, j)
             continue
@@ -152,8 +152,6 @@ def _scan_word(src, i):
         if c in " \t\n;&|<>()":
             if c in "<>" and i + 1 < n and src[i + 1] == "(" and i == start:
                 raise ShellSyntaxError("process substitution <(...) is not supported")
-            if c == "(" and i > start and src[i - 1] in "@?*+!" and False:
-                pass
             break
         if c == "\\":
             i += 2

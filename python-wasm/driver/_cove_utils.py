@@ -1633,8 +1633,7 @@ def _sed_parse(script, extended):
             text = script[i:].lstrip()
             if text.startswith("\\"):
                 text = text[1:].lstrip("\n")
-            end = text.find(";") if False else len(text)
-            cmds.append((a1, a2, negate, cmd, text[:end]))
+            cmds.append((a1, a2, negate, cmd, text))
             i = n
         elif cmd == "y":
             delim = script[i]
@@ -1837,10 +1836,7 @@ def rev(ctx, args):
 def tac(ctx, args):
     data, status = _inputs(ctx, args, "tac")
     for _, blob in data:
-        lines = _lines(blob)
-        if lines and not lines[-1].endswith(b"\n"):
-            lines[-1] += b"\n" if False else b""
-        ctx.out.write(b"".join(reversed(lines)))
+        ctx.out.write(b"".join(reversed(_lines(blob))))
     return status
 
 
@@ -2126,7 +2122,7 @@ def base64(ctx, args):
     width = int(vals.get("w", 76))
     if width:
         enc = "\n".join(enc[k:k + width] for k in range(0, len(enc), width))
-    ctx.out.write(enc + ("\n" if enc or True else ""))
+    ctx.out.write(enc + "\n")
     return status
 
 
