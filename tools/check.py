@@ -1,6 +1,7 @@
 """Everything CI checks, in the order a developer wants to hear about failures.
 
-    python tools/check.py            lint, format, types, then the test suite
+    python tools/check.py            lint, format, types (incl. the public API's type
+                                     completeness), then the test suite
     python tools/check.py --fast     skip the slow-marked fuzz and load tests
     python tools/check.py tests/unit extra pytest arguments are passed through
 
@@ -9,15 +10,16 @@ Run it with the project's virtual environment's Python (README's test command do
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 PY = sys.executable
 
 
-def run(*cmd: str) -> None:
+def run(*cmd: str, env: dict[str, str] | None = None) -> None:
     print("$", " ".join(cmd), flush=True)
-    code = subprocess.call(cmd)
+    code = subprocess.call(cmd, env=env)
     if code != 0:
         sys.exit(code)
 
@@ -30,6 +32,13 @@ def main() -> None:
     run(PY, "-m", "ruff", "format", "--check", "runtime", "server", "tests", "bench", "tools")
     run(PY, "-m", "mypy")
     run(PY, "-m", "pyright", "--pythonpath", PY)
+    # verifytypes finds the installed package through the active environment.
+    venv = {
+        **os.environ,
+        "VIRTUAL_ENV": sys.prefix,
+        "PATH": os.path.dirname(PY) + os.pathsep + os.environ.get("PATH", ""),
+    }
+    run(PY, "-m", "pyright", "--verifytypes", "cove", "--ignoreexternal", env=venv)
     marker = ["-m", "not slow"] if fast else []
     run(PY, "-m", "pytest", *marker, *args)
 

@@ -50,10 +50,12 @@ class Artifact:
         Raises:
             ArtifactError: a file is missing, or a hash does not match the manifest.
         """
-        self.directory = pathlib.Path(directory) if directory else _PACKAGED
+        self.directory: pathlib.Path = pathlib.Path(directory) if directory else _PACKAGED
         manifest_path = self.directory / "manifest.json"
         try:
-            self.manifest = msgspec.json.decode(manifest_path.read_bytes(), type=_Manifest)
+            self.manifest: _Manifest = msgspec.json.decode(
+                manifest_path.read_bytes(), type=_Manifest
+            )
         except (OSError, msgspec.DecodeError) as exc:
             raise ArtifactError(
                 f"cannot read the interpreter manifest {manifest_path}: {exc}"
@@ -74,9 +76,9 @@ class Artifact:
                     f"{path} has sha256 {actual}, but the manifest says {expected}: the artifact "
                     "is corrupt or was replaced; refusing to load it"
                 )
-        self.wasm_path = self.directory / "python.wasm"
-        self.stdlib_dir = self.directory / "lib"
-        self.sha256 = self.manifest.artifacts["python.wasm"]
+        self.wasm_path: pathlib.Path = self.directory / "python.wasm"
+        self.stdlib_dir: pathlib.Path = self.directory / "lib"
+        self.sha256: str = self.manifest.artifacts["python.wasm"]
 
     def compile(
         self, engine: wasmtime.Engine, engine_key: str, cache_dir: str | None

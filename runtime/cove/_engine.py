@@ -77,12 +77,12 @@ class Engine:
         config.consume_fuel = consume_fuel
         # Copy-on-write instantiation from the snapshot's memory image.
         config.memory_init_cow = True
-        self.wasmtime = wasmtime.Engine(config)
+        self.wasmtime: wasmtime.Engine = wasmtime.Engine(config)
         self.artifact = artifact
         self.consume_fuel = consume_fuel
         self.epoch_tick_s = epoch_tick_s
         engine_key = f"epoch=1;fuel={int(consume_fuel)};cow=1"
-        self.module = artifact.compile(self.wasmtime, engine_key, cache_dir)
+        self.module: wasmtime.Module = artifact.compile(self.wasmtime, engine_key, cache_dir)
         linker = wasmtime.Linker(self.wasmtime)
         linker.define_wasi()
         linker.define_func(
@@ -95,7 +95,7 @@ class Engine:
         linker.define_func(
             "cove", "host_reply", wasmtime.FuncType([_I32], []), _host_reply, access_caller=True
         )
-        self.instance_pre = linker.instantiate_pre(self.module)
+        self.instance_pre: wasmtime.InstancePre = linker.instantiate_pre(self.module)
         self._linker = linker
         self._stop = threading.Event()
         self._ticker = threading.Thread(target=self._tick, name="cove-epoch", daemon=True)

@@ -83,7 +83,7 @@ class Pool:
     def __init__(
         self, settings: PoolSettings | None = None, *, shell: ShellHandler | None = None
     ) -> None:
-        self.settings = settings or PoolSettings()
+        self.settings: PoolSettings = settings or PoolSettings()
         self._shell = shell
         self._sessions: dict[str, Session] = {}
         self._pending = 0
@@ -99,7 +99,7 @@ class Pool:
         self._reaped = 0
         self._calls_closed = 0
         self._resets_closed = 0
-        self.stale_removed = 0
+        self.stale_removed: int = 0
 
     async def __aenter__(self) -> Pool:
         await self.open()

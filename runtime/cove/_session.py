@@ -132,8 +132,8 @@ class Session:
         self.workspace = workspace
         self.limits = limits
         self.image = image
-        self.created_at = time.time()
-        self.last_activity_at = self.created_at
+        self.created_at: float = time.time()
+        self.last_activity_at: float = self.created_at
         self._engine = engine
         self._limiter = limiter
         self._lock = anyio.Lock()
@@ -144,8 +144,8 @@ class Session:
         self._closed = False
         self._deadline = 0.0
         self._python_depth = 0
-        self.calls = 0
-        self.resets = 0
+        self.calls: int = 0
+        self.resets: int = 0
 
     @classmethod
     async def create(cls, **kwargs: Any) -> Session:
