@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
-import json
 import os
 import pathlib
 import tempfile
@@ -108,17 +107,3 @@ class Artifact:
         except OSError:
             pathlib.Path(tmp).unlink(missing_ok=True)
         return module
-
-    def describe(self) -> dict[str, str]:
-        """Identity of the artifact, for logs and `/ready`."""
-        return {
-            "sha256": self.sha256,
-            "driver_sha256": self.manifest.driver_sha256,
-            "path": str(self.directory),
-        }
-
-
-def load_manifest(directory: pathlib.Path) -> dict[str, object]:
-    """The manifest as plain data (for tools and tests)."""
-    data: dict[str, object] = json.loads((directory / "manifest.json").read_text())
-    return data

@@ -22,12 +22,13 @@ import anyio
 import msgspec
 
 from ._engine import Engine
-from ._errors import InvalidRequestError, SessionBusyError, SessionClosedError
+from ._errors import InvalidRequestError, SessionBusyError, SessionClosedError, TooLargeError
 from ._guest import Guest, GuestOutcome, Trapped
 from ._settings import Limits
 from ._tools import (
     BashExecution,
     CodeExecution,
+    CodeExecutionInput,
     ExecResult,
     FileRef,
     Outcome,
@@ -259,8 +260,6 @@ class Session:
 
     async def run_code(self, code: str, *, timeout_s: float | None = None) -> ExecResult:
         """Shorthand for `execute(CodeExecution(...))`."""
-        from ._tools import CodeExecutionInput
-
         if not code:
             raise InvalidRequestError("code must not be empty")
         timeout = None if timeout_s is None else max(1, math.ceil(timeout_s))
@@ -527,8 +526,6 @@ class Session:
         Raises:
             TooLargeError, PathOutsideWorkspaceError, NotAFileError.
         """
-        from ._errors import TooLargeError
-
         if len(data) > self.limits.max_file_bytes:
             raise TooLargeError("the file", len(data), self.limits.max_file_bytes)
 
