@@ -10,15 +10,43 @@ data and a worker thread runs one guest call at a time.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
+from typing import cast
 
+import msgspec
 import wasmtime
 
 from ._artifact import Artifact
 
-__all__ = ["Engine", "HostHandler"]
+__all__ = ["MAX_HOST_REPLY_BYTES", "MAX_HOST_REQUEST_BYTES", "Engine", "HostCall", "HostHandler"]
 
-HostHandler = Callable[[bytes], bytes]
+# The largest request guest code may hand the host, and the largest reply the host gives back.
+# A request over the cap is refused before anything is copied or decoded, so no host call costs
+# the host more than a small multiple of these (the host decodes at most one request per
+# worker thread at a time).
+MAX_HOST_REQUEST_BYTES = 8 << 20
+MAX_HOST_REPLY_BYTES = 64 << 20
+
+
+class HostCall(msgspec.Struct, kw_only=True):
+    """One request from guest code to the host, with what the caller has left.
+
+    Attributes:
+        request: The request's bytes.
+        fuel_left: The calling interpreter's fuel at the time of the call (None: not metered).
+        memory_bytes: The calling interpreter's linear memory size.
+        fuel_spent: Set by the handler: fuel that work done on the caller's behalf used; it is
+            taken from the caller's fuel when the handler returns.
+    """
+
+    request: bytes
+    fuel_left: int | None
+    memory_bytes: int
+    fuel_spent: int = 0
+
+
+HostHandler = Callable[[HostCall], bytes]
 
 _I32 = wasmtime.ValType.i32()
 
@@ -26,6 +54,8 @@ _I32 = wasmtime.ValType.i32()
 class _HostState(threading.local):
     handler: HostHandler | None = None
     reply: bytes | None = None
+    deadline: float = 0.0  # time.monotonic() at which the current call's time is up
+    metered: bool = False  # the calling store consumes fuel
 
 
 _host = _HostState()
@@ -38,16 +68,41 @@ def _memory(caller: wasmtime.Caller) -> wasmtime.Memory:
     return memory
 
 
+def _caller_store(caller: wasmtime.Caller) -> wasmtime.Store:
+    # A Caller is a store context for the duration of the host call; wasmtime-py's fuel
+    # accessors only need that context, so they are applied to it directly.
+    return cast(wasmtime.Store, caller)
+
+
 def _host_call(caller: wasmtime.Caller, ptr: int, length: int) -> int:
     # An exception escaping a host callback would unwind through wasm: everything is caught.
+    # Past the call's deadline nothing is done: the guest's next epoch check ends the call.
     _host.reply = None
     handler = _host.handler
-    if handler is None or length < 0:
+    if handler is None or not 0 <= length <= MAX_HOST_REQUEST_BYTES:
+        return -1
+    if time.monotonic() >= _host.deadline:
         return -1
     try:
-        request = bytes(_memory(caller).read(caller, ptr, ptr + length))
-        reply = handler(request)
+        memory = _memory(caller)
+        start = ptr & 0xFFFFFFFF
+        if start + length > memory.data_len(caller):
+            return -1
+        store = _caller_store(caller)
+        fuel_left: int | None = None
+        if _host.metered:
+            fuel_left = wasmtime.Store.get_fuel(store)
+        call = HostCall(
+            request=bytes(memory.read(caller, start, start + length)),
+            fuel_left=fuel_left,
+            memory_bytes=memory.data_len(caller),
+        )
+        reply = handler(call)
+        if fuel_left is not None and call.fuel_spent:
+            wasmtime.Store.set_fuel(store, max(0, fuel_left - call.fuel_spent))
     except Exception:
+        return -1
+    if len(reply) > MAX_HOST_REPLY_BYTES or time.monotonic() >= _host.deadline:
         return -1
     _host.reply = reply
     return len(reply)
@@ -57,7 +112,7 @@ def _host_reply(caller: wasmtime.Caller, ptr: int) -> None:
     reply, _host.reply = _host.reply, None
     if reply:
         try:
-            _memory(caller).write(caller, reply, ptr)
+            _memory(caller).write(caller, reply, ptr & 0xFFFFFFFF)
         except Exception:
             return
 
@@ -66,12 +121,24 @@ class Engine:
     """A wasmtime engine with the interpreter compiled and its imports resolved."""
 
     def __init__(
-        self, artifact: Artifact, *, consume_fuel: bool, epoch_tick_s: float, cache_dir: str | None
+        self,
+        artifact: Artifact,
+        *,
+        consume_fuel: bool,
+        epoch_tick_s: float,
+        cache_dir: str | None,
+        max_open_files: int = 256,
+        max_directory_depth: int = 64,
     ) -> None:
         """Compile (or load from cache) the interpreter and start the epoch ticker.
 
+        `max_open_files` and `max_directory_depth` are handed to every interpreter, whose libc
+        layer enforces them (python-wasm/driver/cove_quota.c).
+
         Blocking: call from a worker thread.
         """
+        self.max_open_files = max_open_files
+        self.max_directory_depth = max_directory_depth
         config = wasmtime.Config()
         config.epoch_interruption = True
         config.consume_fuel = consume_fuel
@@ -102,8 +169,15 @@ class Engine:
         self._ticker.start()
 
     def _tick(self) -> None:
+        # Ticks follow the wall clock: after a stall (the GIL held elsewhere, a paused
+        # process) the missed ticks are all made up at once, so deadlines stay wall-clock.
+        started = time.monotonic()
+        ticks = 0
         while not self._stop.wait(self.epoch_tick_s):
-            self.wasmtime.increment_epoch()
+            due = int((time.monotonic() - started) / self.epoch_tick_s)
+            while ticks < due:
+                self.wasmtime.increment_epoch()
+                ticks += 1
 
     def ticks(self, seconds: float) -> int:
         """Epoch ticks for a deadline `seconds` from now (at least one, plus one for phase)."""
@@ -116,7 +190,18 @@ class Engine:
             self._ticker.join(timeout=1.0)
 
 
-def set_host_handler(handler: HostHandler | None) -> HostHandler | None:
-    """Route this thread's guest host calls to `handler`; returns the previous one."""
-    previous, _host.handler = _host.handler, handler
+_CallState = tuple[HostHandler | None, float, bool]
+
+
+def enter_call(handler: HostHandler | None, deadline: float, metered: bool) -> _CallState:
+    """Route this thread's guest host calls to `handler` until `deadline` (monotonic seconds);
+    returns the previous routing, for `leave_call` (calls nest: the shell's python)."""
+    previous = (_host.handler, _host.deadline, _host.metered)
+    _host.handler, _host.deadline, _host.metered = handler, deadline, metered
     return previous
+
+
+def leave_call(previous: _CallState) -> None:
+    """Restore the routing `enter_call` replaced, and drop any reply the guest never took."""
+    _host.handler, _host.deadline, _host.metered = previous
+    _host.reply = None

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import enum
 import pathlib
+import time
 
 import msgspec
 import wasmtime
 
-from ._engine import Engine, HostHandler, set_host_handler
+from ._engine import Engine, HostHandler, enter_call, leave_call
 from ._errors import InterpreterError
 
 __all__ = ["Guest", "GuestOutcome", "Trapped"]
@@ -93,6 +94,13 @@ class Guest:
         ):
             store.close()
             raise InterpreterError("the interpreter artifact lacks Cove's call-in exports")
+        limits = exports.get("cove_limits")
+        if isinstance(limits, wasmtime.Func):
+            try:
+                limits(store, engine.max_open_files, engine.max_directory_depth)
+            except (wasmtime.WasmtimeError, wasmtime.Trap) as exc:
+                store.close()
+                raise InterpreterError(f"cannot configure the interpreter: {exc}") from exc
         self._store = store
         self._memory = memory
         self._buffer = buffer
@@ -109,9 +117,13 @@ class Guest:
         fuel: int | None,
         bytes_left: int,
         files_left: int,
+        max_response_bytes: int,
         host: HostHandler | None = None,
     ) -> GuestOutcome:
         """Run one request in the guest and return its outcome; never raises for guest faults.
+
+        A response longer than `max_response_bytes` is not read (the guest's driver bounds
+        what it returns; only tampered-with guest code exceeds it): the call is a crash.
 
         Blocks the calling thread for up to `timeout_s` (plus one epoch tick).
         """
@@ -121,13 +133,15 @@ class Guest:
         if self.engine.consume_fuel:
             budget = fuel if fuel is not None else FUEL_UNLIMITED
             store.set_fuel(budget)
-        previous = set_host_handler(host)
+        previous = enter_call(host, time.monotonic() + timeout_s, self.engine.consume_fuel)
         try:
-            return self._run(payload, budget, bytes_left, files_left)
+            return self._run(payload, budget, bytes_left, files_left, max_response_bytes)
         finally:
-            set_host_handler(previous)
+            leave_call(previous)
 
-    def _run(self, payload: bytes, budget: int, bytes_left: int, files_left: int) -> GuestOutcome:
+    def _run(
+        self, payload: bytes, budget: int, bytes_left: int, files_left: int, max_response: int
+    ) -> GuestOutcome:
         store, memory = self._store, self._memory
         trapped: Trapped | None = None
         exit_code: int | None = None
@@ -143,20 +157,28 @@ class Guest:
             else:
                 memory.write(store, payload, self._buffer_ptr)
                 packed = int(self._call(store, len(payload), bytes_left, files_left))
+                start, low = (packed >> 32) & 0xFFFFFFFF, packed & 0xFFFFFFFF
+                quota_hit = bool(low & _QUOTA_HIT)
+                length = low & (_QUOTA_HIT - 1)
                 if packed < 0:
                     trapped, detail = Trapped.CRASH, "the guest driver failed"
+                elif length > max_response or start + length > memory.data_len(store):
+                    trapped = Trapped.CRASH
+                    detail = "the guest returned a response outside its bounds"
                 else:
-                    start, low = packed >> 32, packed & 0xFFFFFFFF
-                    quota_hit = bool(low & _QUOTA_HIT)
-                    length = low & (_QUOTA_HIT - 1)
                     response = bytes(memory.read(store, start, start + length))
         except wasmtime.Trap as trap:
             trapped, detail = _classify(trap), trap.message
         except wasmtime.ExitTrap as exc:
             trapped, exit_code, detail = Trapped.EXIT, exc.code, str(exc)
-        except wasmtime.WasmtimeError as exc:
-            trapped, detail = Trapped.CRASH, str(exc)
-        fuel_used = budget - store.get_fuel() if self.engine.consume_fuel else None
+        except Exception as exc:  # WasmtimeError, or anything odd: the guest's fault, not ours
+            trapped, detail = Trapped.CRASH, f"{type(exc).__name__}: {exc}"
+        fuel_used: int | None = None
+        if self.engine.consume_fuel:
+            try:
+                fuel_used = budget - store.get_fuel()
+            except wasmtime.WasmtimeError:
+                fuel_used = budget
         return GuestOutcome(
             response=response,
             trapped=trapped,

@@ -9,10 +9,10 @@ removed. Two pools in one process never touch each other's directories.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import pathlib
 import secrets
-import shutil
 import tempfile
 import time
 from types import TracebackType
@@ -27,9 +27,11 @@ from ._errors import CapacityError, InterpreterError, SessionNotFoundError
 from ._session import Session, ShellHandler
 from ._settings import PoolSettings, SessionOptions
 from ._tools import ExecResult, ToolCall
-from ._workspace import Workspace
+from ._workspace import Workspace, remove_tree
 
 __all__ = ["Pool", "PoolStatistics"]
+
+_log = logging.getLogger("cove")
 
 
 class PoolStatistics(msgspec.Struct, frozen=True, kw_only=True):
@@ -46,7 +48,11 @@ class PoolStatistics(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _clean_stale(root: pathlib.Path) -> int:
-    """Remove pool directories whose owner process is gone; returns how many."""
+    """Remove pool directories whose owner process is gone; returns how many.
+
+    Never raises: a directory that cannot be inspected or removed is logged and skipped, so a
+    leftover from a crash never stops the next start.
+    """
     removed = 0
     for candidate in root.glob("pool-*"):
         lock_path = candidate / ".lock"
@@ -60,8 +66,10 @@ def _clean_stale(root: pathlib.Path) -> int:
             os.close(fd)
             continue  # a live pool holds it
         try:
-            shutil.rmtree(candidate, ignore_errors=True)
+            remove_tree(candidate)
             removed += 1
+        except Exception:
+            _log.exception("could not remove the stale pool directory %s", candidate)
         finally:
             os.close(fd)
     return removed
@@ -143,6 +151,8 @@ class Pool:
                 consume_fuel=settings.consume_fuel,
                 epoch_tick_s=settings.epoch_tick_s,
                 cache_dir=settings.cache_dir,
+                max_open_files=settings.max_open_files,
+                max_directory_depth=settings.max_directory_depth,
             )
         )
         await anyio.to_thread.run_sync(self._prepare_dirs)
@@ -188,7 +198,7 @@ class Pool:
             session = await Session.create(
                 session_id=session_id,
                 engine=engine,
-                workspace=Workspace(self._dir / session_id),
+                workspace=Workspace(self._dir / session_id, max_depth=settings.max_directory_depth),
                 limits=limits,
                 image=settings.image,
                 limiter=self._limiter,
@@ -228,10 +238,18 @@ class Pool:
             return False
         self._count_closed(session)
         if self._tg is not None:
-            self._tg.start_soon(session.aclose)
+            self._tg.start_soon(self._close_session, session)
         else:
-            await session.aclose()
+            await self._close_session(session)
         return True
+
+    async def _close_session(self, session: Session) -> None:
+        # Runs in the pool's task group: an error escaping here would cancel every other task
+        # (and with them the reaper), so it is logged, never raised.
+        try:
+            await session.aclose()
+        except Exception:
+            _log.exception("error while closing session %s", session.session_id)
 
     def _count_closed(self, session: Session) -> None:
         self._calls_closed += session.calls
@@ -240,7 +258,10 @@ class Pool:
     async def _reaper(self) -> None:
         while True:
             await anyio.sleep(self.settings.reap_interval_s)
-            await self.reap()
+            try:
+                await self.reap()
+            except Exception:
+                _log.exception("error while reaping sessions")
 
     async def reap(self, *, now: float | None = None) -> int:
         """Destroy every session expired at `now` (default: the current time); returns how many.
@@ -279,6 +300,11 @@ class Pool:
         )
 
     @property
+    def alive(self) -> bool:
+        """Open and not closed: sessions can be created and served (what /health reports)."""
+        return self._engine is not None and not self._closed
+
+    @property
     def ready(self) -> bool:
         """Open, not closing, and below `max_sessions`."""
         return (
@@ -308,9 +334,9 @@ class Pool:
 
     def _remove_dirs(self) -> None:
         if self._dir is not None:
-            shutil.rmtree(self._dir, ignore_errors=True)
+            remove_tree(self._dir)
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
         if self._owned_root is not None:
-            shutil.rmtree(self._owned_root, ignore_errors=True)
+            remove_tree(self._owned_root)

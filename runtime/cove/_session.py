@@ -16,13 +16,19 @@ import json
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 import msgspec
 
-from ._engine import Engine
-from ._errors import InvalidRequestError, SessionBusyError, SessionClosedError, TooLargeError
+from ._engine import Engine, HostCall
+from ._errors import (
+    InterpreterError,
+    InvalidRequestError,
+    SessionBusyError,
+    SessionClosedError,
+    TooLargeError,
+)
 from ._guest import Guest, GuestOutcome, Trapped
 from ._settings import Limits
 from ._tools import (
@@ -36,6 +42,7 @@ from ._tools import (
     ToolCall,
     validate_call,
 )
+from ._transfer import Upload, WorkspaceFile, check_new_name
 from ._workspace import FileInfo, Usage, Workspace, changed_files
 
 __all__ = ["Session", "SessionInfo", "ShellHandler"]
@@ -63,13 +70,19 @@ class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
     limits: Limits
 
 
+# What the guest's driver answers. Guest code can forge it, so every field is bounded: a
+# response outside these shapes is the guest's crash, never an error of the host's.
+_ReturnCode = Annotated[int, msgspec.Meta(ge=-(2**31), lt=2**31)]
+_Count = Annotated[int, msgspec.Meta(ge=0, lt=2**62)]
+
+
 class _GuestResponse(msgspec.Struct, frozen=True):
     stdout: str = ""
     stderr: str = ""
-    return_code: int = 0
-    stdout_dropped: int = 0
-    stderr_dropped: int = 0
-    exc_type: str | None = None
+    return_code: _ReturnCode = 0
+    stdout_dropped: _Count = 0
+    stderr_dropped: _Count = 0
+    exc_type: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     error: str | None = None
 
 
@@ -144,7 +157,9 @@ class Session:
         self._guest: Guest | None = None
         self._closed = False
         self._deadline = 0.0
-        self._python_depth = 0
+        # The memory limit of each interpreter running in the current call, outermost first:
+        # a nested `python` gets what its caller leaves of the session's limit.
+        self._memory_limits: list[int] = []
         self.calls: int = 0
         self.resets: int = 0
 
@@ -164,8 +179,9 @@ class Session:
         await anyio.to_thread.run_sync(setup, limiter=session._limiter)
         return session
 
-    def _new_guest(self) -> Guest:
-        return Guest(self._engine, self.workspace.root, memory_bytes=self.limits.memory_bytes)
+    def _new_guest(self, memory_bytes: int | None = None) -> Guest:
+        memory = self.limits.memory_bytes if memory_bytes is None else memory_bytes
+        return Guest(self._engine, self.workspace.root, memory_bytes=memory)
 
     def info(self) -> SessionInfo:
         """The session's handle and the limits in force."""
@@ -283,22 +299,32 @@ class Session:
             self._guest = self._new_guest()
         started = time.perf_counter()
         self._deadline = time.monotonic() + timeout_s
+        self._memory_limits = [limits.memory_bytes]
         outcome = self._guest.call(
             data,
             timeout_s=timeout_s,
             fuel=limits.fuel,
             bytes_left=max(0, limits.workspace_bytes - before.bytes),
             files_left=max(0, limits.workspace_files - before.files),
+            max_response_bytes=_max_response_bytes(limits.max_output_bytes),
             host=self._host_call,
         )
         elapsed_ms = int((time.perf_counter() - started) * 1000)
         after = self.workspace.scan()
-        return self._translate(tool, outcome, before, after, elapsed_ms, timeout_s)
+        try:
+            return self._translate(tool, outcome, before, after, elapsed_ms, timeout_s)
+        except Exception as exc:  # a response the host cannot make sense of is the guest's fault
+            bad = msgspec.structs.replace(
+                outcome, response=None, trapped=Trapped.CRASH, detail=f"bad response: {exc}"
+            )
+            return self._trap_result(bad, timeout_s, _common(tool, bad, before, after, elapsed_ms))
 
     def _reset_guest(self) -> None:
-        if self._guest is not None:
-            self._guest.close()
+        guest, self._guest = self._guest, None
+        if guest is not None:
+            guest.close()
         self.resets += 1
+        # If a fresh interpreter cannot be made now, the next call tries again (and says why).
         self._guest = self._new_guest()
 
     def _translate(
@@ -311,16 +337,7 @@ class Session:
         timeout_s: float,
     ) -> ExecResult:
         """The one place guest outcomes (traps included) become results."""
-        files = tuple(
-            FileRef(file_id=p, filename=p.rsplit("/", 1)[-1]) for p in changed_files(before, after)
-        )
-        common: dict[str, Any] = {
-            "tool": tool,
-            "files": files,
-            "execution_time_ms": elapsed_ms,
-            "fuel_used": outcome.fuel_used,
-            "peak_memory_bytes": outcome.memory_bytes,
-        }
+        common = _common(tool, outcome, before, after, elapsed_ms)
         if outcome.trapped is not None:
             return self._trap_result(outcome, timeout_s, common)
         try:
@@ -329,7 +346,7 @@ class Session:
             response = _GuestResponse(error="the guest returned an unreadable response")
         if response.error is not None:
             self._reset_guest()
-            failed = f"the interpreter failed ({response.error})"
+            failed = f"the interpreter failed ({response.error[:200]})"
             return ExecResult(
                 stdout="",
                 stderr=f"[cove] {failed}; {_RESET_NOTE}\n",
@@ -340,6 +357,10 @@ class Session:
                 **common,
             )
         limits = self.limits
+        # The guest's driver bounds each stream; the host holds it to the same bound, so
+        # guest code that lifts its own bound gains nothing.
+        stdout, stdout_cut = _bounded(response.stdout, limits.max_output_bytes)
+        stderr, stderr_cut = _bounded(response.stderr, limits.max_output_bytes)
         rc = response.return_code
         state: Outcome = "ok" if rc == 0 else "error"
         limit: str | None = None
@@ -360,15 +381,15 @@ class Session:
                 f"{limits.workspace_files} files): writes were refused; delete files to free space"
             )
             rc = rc or 1
-        stderr = response.stderr if limit is None else f"{response.stderr}[cove] {limit}\n"
+        stderr = stderr if limit is None else f"{stderr}[cove] {limit}\n"
         return ExecResult(
-            stdout=response.stdout,
+            stdout=stdout,
             stderr=stderr,
             return_code=rc,
             outcome=state,
             limit=limit,
-            stdout_dropped_bytes=response.stdout_dropped,
-            stderr_dropped_bytes=response.stderr_dropped,
+            stdout_dropped_bytes=response.stdout_dropped + stdout_cut,
+            stderr_dropped_bytes=response.stderr_dropped + stderr_cut,
             **common,
         )
 
@@ -411,35 +432,36 @@ class Session:
             **common,
         )
 
-    def _host_call(self, request: bytes) -> bytes:
+    def _host_call(self, call: HostCall) -> bytes:
         """Requests guest code makes through `_cove.host_call` (JSON in, JSON out).
 
         `echo` answers its data back; `python` (the shell's python command) runs
         `python ARGV...` in a fresh interpreter from the snapshot on the same workspace, within
-        what is left of the calling call's deadline.
+        what is left of the calling call's deadline, fuel and memory.
         """
         try:
-            message = _host_request_decoder.decode(request)
+            message = _host_request_decoder.decode(call.request)
         except msgspec.DecodeError as exc:
-            return msgspec.json.encode({"error": f"malformed request: {exc}"})
+            return _error_reply(f"malformed request: {exc}")
         if message.op == "echo":
             return msgspec.json.encode({"ok": True, "echo": message.data})
         if message.op == "python":
-            return self._nested_python(request)
-        return msgspec.json.encode({"error": f"unknown host operation {message.op!r}"})
+            return self._nested_python(call)
+        return _error_reply(f"unknown host operation {message.op[:100]!r}")
 
-    def _nested_python(self, request: bytes) -> bytes:
+    def _nested_python(self, call: HostCall) -> bytes:
         try:
-            spec = _python_request_decoder.decode(request)
+            spec = _python_request_decoder.decode(call.request)
         except msgspec.DecodeError as exc:
-            return msgspec.json.encode({"error": f"malformed python request: {exc}"})
-        if self._python_depth >= MAX_PYTHON_DEPTH:
-            return msgspec.json.encode(
-                {"error": f"python nested more than {MAX_PYTHON_DEPTH} levels deep"}
-            )
+            return _error_reply(f"malformed python request: {exc}")
+        if len(self._memory_limits) > MAX_PYTHON_DEPTH:
+            return _error_reply(f"python nested more than {MAX_PYTHON_DEPTH} levels deep")
         remaining = self._deadline - time.monotonic()
         if remaining <= 0:
-            return msgspec.json.encode({"error": "no time left in this call"})
+            return _error_reply("no time left in this call")
+        # One memory limit for the session, whatever runs inside it: the nested interpreter
+        # gets what its caller has not used.
+        memory_left = self._memory_limits[-1] - call.memory_bytes
         payload = msgspec.json.encode(
             {
                 "op": "script",
@@ -451,44 +473,32 @@ class Session:
             }
         )
         usage = self.workspace.scan()
-        guest = self._new_guest()
-        self._python_depth += 1
+        try:
+            guest = self._new_guest(memory_left)
+        except InterpreterError:
+            return _error_reply(
+                f"not enough memory left for another interpreter ({_fmt_bytes(max(0, memory_left))}"
+                f" of the session's {_fmt_bytes(self.limits.memory_bytes)} limit)"
+            )
+        self._memory_limits.append(memory_left)
         saved_deadline = self._deadline
         try:
             outcome = guest.call(
                 payload,
                 timeout_s=remaining,
-                fuel=self.limits.fuel,
+                fuel=call.fuel_left,
                 bytes_left=max(0, self.limits.workspace_bytes - usage.bytes),
                 files_left=max(0, self.limits.workspace_files - usage.files),
+                max_response_bytes=_max_response_bytes(self.limits.max_output_bytes),
                 host=self._host_call,
             )
         finally:
-            self._python_depth -= 1
+            self._memory_limits.pop()
             self._deadline = saved_deadline
             guest.close()
-        if outcome.trapped is Trapped.EXIT:
-            return msgspec.json.encode(
-                {"stdout": "", "stderr": "", "return_code": outcome.exit_code or 0}
-            )
-        if outcome.trapped is not None:
-            words = {
-                Trapped.TIMEOUT: "python: killed: the call's time limit was reached",
-                Trapped.OUT_OF_FUEL: "python: killed: the fuel budget was used up",
-                Trapped.STACK_OVERFLOW: "python: the interpreter's stack overflowed",
-            }.get(outcome.trapped, f"python: the interpreter crashed ({outcome.detail})")
-            return msgspec.json.encode({"stdout": "", "stderr": words + "\n", "return_code": 137})
-        try:
-            response = _response_decoder.decode(outcome.response or b"")
-        except msgspec.DecodeError:
-            return msgspec.json.encode({"error": "the nested interpreter returned nothing"})
-        return msgspec.json.encode(
-            {
-                "stdout": response.stdout,
-                "stderr": response.stderr,
-                "return_code": response.return_code,
-            }
-        )
+        # Nested work is the caller's work: it counts against the caller's fuel.
+        call.fuel_spent = outcome.fuel_used or 0
+        return _nested_reply(outcome, self.limits.max_output_bytes)
 
     async def reset(self) -> None:
         """Replace the interpreter with a fresh one from the snapshot; the workspace is kept."""
@@ -561,7 +571,139 @@ class Session:
                     await anyio.to_thread.run_sync(guest.close)
                 await anyio.to_thread.run_sync(self.workspace.remove)
 
+    # -- files in pieces -------------------------------------------------------------------------
+
+    async def open_file(self, path: str) -> WorkspaceFile:
+        """Open a workspace file to read it in pieces (`WorkspaceFile.read`), never whole.
+
+        The path is resolved and the file opened (O_NOFOLLOW) under the session's lock; the
+        lock is released before this returns, so reading waits for no call and holds none up.
+        The caller closes the file.
+
+        Raises:
+            PathOutsideWorkspaceError, WorkspaceFileNotFoundError, NotAFileError, TooLargeError.
+        """
+        limit = max(self.limits.workspace_bytes, self.limits.max_file_bytes)
+        opened: WorkspaceFile = await self._locked(
+            lambda: self.workspace.open_file(path, max_bytes=limit)
+        )
+        return opened
+
+    async def new_upload(self) -> Upload:
+        """An empty upload to receive a file in pieces, spooled outside the workspace (in the
+        pool's private directory) and capped at `max_file_bytes`. Place it with
+        `place_upload`; discard it if it is not placed.
+
+        Raises:
+            SessionClosedError: the session is being destroyed.
+        """
+        if self._closed:
+            raise SessionClosedError(self.session_id)
+        directory = self.workspace.root.parent
+        limit = self.limits.max_file_bytes
+        upload: Upload = await anyio.to_thread.run_sync(lambda: Upload(directory, limit))
+        return upload
+
+    async def place_upload(self, path: str, upload: Upload) -> FileInfo:
+        """Move a received upload into the workspace at `path`, creating parent directories.
+
+        The same refusals as `write_file` (nothing is written): over `max_file_bytes`, over the
+        workspace quota, a path escape; and names with control characters.
+
+        Raises:
+            TooLargeError, PathOutsideWorkspaceError, NotAFileError, InvalidRequestError.
+        """
+        check_new_name(path)
+        if upload.size_bytes > self.limits.max_file_bytes:
+            raise TooLargeError("the file", upload.size_bytes, self.limits.max_file_bytes)
+        await upload.flush()
+        size = upload.size_bytes
+
+        def place() -> FileInfo:
+            rel = self.workspace.place(
+                path,
+                upload,
+                usage=self.workspace.scan(),
+                bytes_limit=self.limits.workspace_bytes,
+                files_limit=self.limits.workspace_files,
+            )
+            return FileInfo(path=rel, size_bytes=size, mime_type=None, modified_at=time.time())
+
+        result: FileInfo = await self._locked(place)
+        return result
+
 
 def result_type(tool: str) -> str:
     """The contract's result-block `type` for a tool kind."""
     return _RESULT_TYPES[tool]
+
+
+def _common(
+    tool: str, outcome: GuestOutcome, before: Usage, after: Usage, elapsed_ms: int
+) -> dict[str, Any]:
+    files = tuple(
+        FileRef(file_id=p, filename=p.rsplit("/", 1)[-1]) for p in changed_files(before, after)
+    )
+    return {
+        "tool": tool,
+        "files": files,
+        "execution_time_ms": elapsed_ms,
+        "fuel_used": outcome.fuel_used,
+        "peak_memory_bytes": outcome.memory_bytes,
+    }
+
+
+def _max_response_bytes(max_output_bytes: int) -> int:
+    """The longest response a guest driver that bounds its streams can give: two streams of
+    `max_output_bytes`, each byte escaped to at most 6 in JSON, plus room for the rest."""
+    return 2 * 6 * max_output_bytes + (64 << 10)
+
+
+# Room for the guest driver's own truncation line on top of the kept bytes.
+_TRUNCATION_SLACK = 200
+
+
+def _bounded(text: str, limit: int) -> tuple[str, int]:
+    """`text` cut to `limit` UTF-8 bytes (with a note), and how many bytes were cut."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= limit + _TRUNCATION_SLACK:
+        return text, 0
+    cut = len(data) - limit
+    kept = data[:limit].decode("utf-8", "ignore")
+    return f"{kept}\n[output truncated: {cut} more bytes were dropped]\n", cut
+
+
+def _error_reply(message: str) -> bytes:
+    return msgspec.json.encode({"error": message})
+
+
+_NESTED_TRAPS = {
+    Trapped.TIMEOUT: "python: killed: the call's time limit was reached",
+    Trapped.OUT_OF_FUEL: "python: killed: the fuel budget was used up",
+    Trapped.STACK_OVERFLOW: "python: the interpreter's stack overflowed",
+}
+
+
+def _nested_reply(outcome: GuestOutcome, max_output_bytes: int) -> bytes:
+    """A nested interpreter's outcome as the shell's python command reports it."""
+    if outcome.trapped is Trapped.EXIT:
+        code = outcome.exit_code if outcome.exit_code is not None else 1
+        return msgspec.json.encode({"stdout": "", "stderr": "", "return_code": code})
+    if outcome.trapped is not None:
+        words = _NESTED_TRAPS.get(
+            outcome.trapped, f"python: the interpreter crashed ({outcome.detail[:200]})"
+        )
+        return msgspec.json.encode({"stdout": "", "stderr": words + "\n", "return_code": 137})
+    try:
+        response = _response_decoder.decode(outcome.response or b"")
+    except msgspec.DecodeError:
+        response = _GuestResponse(error="the nested interpreter returned an unreadable response")
+    if response.error is not None:
+        return msgspec.json.encode(
+            {"stdout": "", "stderr": f"python: {response.error[:200]}\n", "return_code": 1}
+        )
+    stdout, _ = _bounded(response.stdout, max_output_bytes)
+    stderr, _ = _bounded(response.stderr, max_output_bytes)
+    return msgspec.json.encode(
+        {"stdout": stdout, "stderr": stderr, "return_code": response.return_code}
+    )

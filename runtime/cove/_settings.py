@@ -108,6 +108,10 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
         reap_interval_s: How often expired sessions are looked for.
         retry_after_s: The retry hint given with `CapacityError`.
         image: The name reported for the one interpreter image Cove runs.
+        max_open_files: Files and directories one interpreter may hold open at once (each is a
+            host file descriptor); past it, opening fails with "Too many open files".
+        max_directory_depth: How deep directories may nest below /workspace, for the guest's
+            mkdir and rename and for host-side file operations.
     """
 
     workspace_root: str | None = None
@@ -133,10 +137,16 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
     reap_interval_s: float = 1.0
     retry_after_s: int = 1
     image: str = "python:3.11"
+    max_open_files: int = 256
+    max_directory_depth: int = 64
 
     def __post_init__(self) -> None:
         if self.max_sessions < 1 or self.max_queued_calls < 0 or self.worker_threads < 1:
             raise InvalidRequestError("max_sessions and worker_threads must be at least 1")
+        if not 8 <= self.max_open_files <= 4096 or not 1 <= self.max_directory_depth <= 1024:
+            raise InvalidRequestError(
+                "max_open_files must be 8 to 4096, max_directory_depth 1 to 1024"
+            )
         if not 0.001 <= self.epoch_tick_s <= 1.0:
             raise InvalidRequestError("epoch_tick_s must be between 0.001 and 1 second")
         if self.defaults.fuel is not None and not self.consume_fuel:

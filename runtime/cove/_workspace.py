@@ -16,23 +16,28 @@ operations take the same lock, so nothing changes under a check.
 
 from __future__ import annotations
 
+import logging
 import mimetypes
 import os
 import pathlib
-import shutil
 import stat
 import tempfile
+from collections.abc import Callable
 
 import msgspec
 
 from ._errors import (
+    InvalidRequestError,
     NotAFileError,
     PathOutsideWorkspaceError,
     TooLargeError,
     WorkspaceFileNotFoundError,
 )
+from ._transfer import Upload, WorkspaceFile, check_new_name
 
-__all__ = ["FileInfo", "Usage", "Workspace"]
+__all__ = ["FileInfo", "Usage", "Workspace", "remove_tree"]
+
+_log = logging.getLogger("cove")
 
 
 class FileInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -68,19 +73,24 @@ def _guess_type(name: str) -> str | None:
 class Workspace:
     """The host side of one session's /workspace."""
 
-    def __init__(self, root: pathlib.Path) -> None:
+    def __init__(self, root: pathlib.Path, *, max_depth: int = 64) -> None:
         self.root = root
+        self.max_depth = max_depth
 
     @classmethod
-    def create(cls, parent: pathlib.Path, name: str) -> Workspace:
+    def create(cls, parent: pathlib.Path, name: str, *, max_depth: int = 64) -> Workspace:
         """Make a fresh, private workspace directory `parent/name`."""
         root = parent / name
         root.mkdir(mode=0o700)
-        return cls(root)
+        return cls(root, max_depth=max_depth)
 
     def remove(self) -> None:
-        """Delete the workspace and everything in it (links are removed, never followed)."""
-        shutil.rmtree(self.root, ignore_errors=True)
+        """Delete the workspace and everything in it (links are removed, never followed).
+
+        Works at any depth and path length and never raises: what cannot be removed is left
+        in place and logged (the pool's directory removal, or the next start, tries again).
+        """
+        remove_tree(self.root)
 
     def resolve(self, path: str, *, allow_root: bool = False) -> pathlib.Path:
         """Map a client path to a host path inside the workspace, refusing every escape.
@@ -88,6 +98,8 @@ class Workspace:
         Raises:
             PathOutsideWorkspaceError: absolute, `..` out, or through a symbolic link.
             WorkspaceFileNotFoundError: an intermediate component does not exist.
+            InvalidRequestError: nested deeper than `max_depth` directories, or longer than
+                the host's PATH_MAX.
         """
         if "\0" in path:
             raise PathOutsideWorkspaceError(path, "NUL byte in path")
@@ -105,6 +117,13 @@ class Workspace:
             parts.append(part)
         if not parts and not allow_root:
             raise NotAFileError(path, "the workspace root")
+        if len(parts) - 1 > self.max_depth:
+            raise InvalidRequestError(
+                f"path {path[:200]!r} is nested {len(parts) - 1} directories deep; "
+                f"the limit is {self.max_depth}"
+            )
+        if len(os.fsencode(self.root.joinpath(*parts))) >= _PATH_MAX:
+            raise InvalidRequestError(f"path {path[:200]!r} is too long")
         current = self.root
         for part in parts:
             current = current / part
@@ -221,31 +240,188 @@ class Workspace:
         return rel
 
     def scan(self) -> Usage:
-        """Every entry below the root, without following links: sizes, counts, signatures."""
+        """Every entry below the root, without following links: sizes, counts, signatures.
+
+        Works at any depth and path length (see `_walk`), so nothing the guest builds hides
+        from the accounting.
+        """
         total = 0
         count = 0
         signatures: dict[str, tuple[int, int]] = {}
-        stack = [self.root]
-        root_len = len(str(self.root)) + 1
-        while stack:
-            top = stack.pop()
+
+        def visit(rel: str, st: os.stat_result, _dir_fd: int, _name: str) -> None:
+            nonlocal total, count
+            count += 1
+            if stat.S_ISREG(st.st_mode):
+                total += st.st_size
+                signatures[rel] = (st.st_mtime_ns, st.st_size)
+
+        _walk(self.root, visit)
+        return Usage(total, count, signatures)
+
+    def open_file(self, path: str, *, max_bytes: int) -> WorkspaceFile:
+        """Open a regular file for reading in pieces (O_NOFOLLOW, through `resolve`).
+
+        Raises:
+            WorkspaceFileNotFoundError, NotAFileError, PathOutsideWorkspaceError, TooLargeError.
+        """
+        target = self.resolve(path)
+        fd = self._open_regular(path, target)
+        try:
+            size = os.fstat(fd).st_size
+            if size > max_bytes:
+                raise TooLargeError(f"file {path!r}", size, max_bytes)
+        except BaseException:
+            os.close(fd)
+            raise
+        return WorkspaceFile(
+            fd,
+            path=self.relative(target),
+            size_bytes=size,
+            media_type=_guess_type(target.name) or "application/octet-stream",
+        )
+
+    def place(
+        self, path: str, upload: Upload, *, usage: Usage, bytes_limit: int, files_limit: int
+    ) -> str:
+        """Move a received upload to `path` (parents created), atomically; returns the stored
+        relative path. The same checks as `write`, for bytes that are on disk, not in memory.
+
+        Raises:
+            TooLargeError: the workspace quota would be exceeded.
+            PathOutsideWorkspaceError, NotAFileError, InvalidRequestError.
+        """
+        check_new_name(path)
+        target, rel = self._admit(
+            path, upload.size_bytes, usage=usage, bytes_limit=bytes_limit, files_limit=files_limit
+        )
+        upload.move_to(target)
+        return rel
+
+    def _admit(
+        self, path: str, size: int, *, usage: Usage, bytes_limit: int, files_limit: int
+    ) -> tuple[pathlib.Path, str]:
+        """Check that a file of `size` bytes may be stored at `path`, create its parents and
+        re-check the path; returns the host path and the relative path."""
+        target = self.resolve(path)
+        rel = self.relative(target)
+        old = usage.signatures.get(rel)
+        new_files = 0 if old else 1
+        missing_dirs = 0
+        parent = target.parent
+        while parent != self.root and not parent.exists():
+            missing_dirs += 1
+            parent = parent.parent
+        grown = usage.bytes - (old[1] if old else 0) + size
+        if grown > bytes_limit:
+            raise TooLargeError("the workspace", grown, bytes_limit)
+        if usage.files + new_files + missing_dirs > files_limit:
+            raise TooLargeError(
+                "the workspace file count", usage.files + new_files + missing_dirs, files_limit
+            )
+        if target.is_dir() and not target.is_symlink():
+            raise NotAFileError(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Re-check after creating parents: nothing on the way may be a link.
+        self.resolve(path)
+        return target, rel
+
+
+_PATH_MAX = 4096
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+Visit = Callable[[str, os.stat_result, int, str], None]
+Leave = Callable[[int, str], None]
+
+
+def _walk(root: pathlib.Path, visit: Visit, leave: Leave | None = None) -> None:
+    """Depth-first walk of every entry below `root`, never following a link.
+
+    Calls `visit(relative_path, lstat, dir_fd, name)` for each entry (directories before their
+    contents) and `leave(parent_fd, name)` after a directory's contents. No recursion and no
+    host paths: a directory is entered by an fd opened relative to its parent (O_NOFOLLOW) and
+    left through its `..`, so neither the depth of the tree nor the length of its paths
+    (beyond PATH_MAX) matters, and at most two descriptors are open at a time. Entries that
+    vanish or cannot be read are skipped. Guest code never runs during a walk (the session's
+    lock), so the tree holds still.
+    """
+    try:
+        fd = os.open(root, _DIR_FLAGS)
+    except OSError:
+        return
+    # One frame per directory being walked: its relative prefix and the subdirectories left.
+    frames: list[tuple[str, list[str]]] = []
+    names: list[str] = []  # the name of each entered directory, for `leave`
+
+    def list_dir(prefix: str) -> None:
+        subdirs: list[str] = []
+        try:
+            entries = list(os.scandir(fd))
+        except OSError:
+            entries = []
+        for entry in entries:
             try:
-                it = os.scandir(top)
+                st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            with it:
-                for entry in it:
-                    try:
-                        st = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    count += 1
-                    if stat.S_ISDIR(st.st_mode):
-                        stack.append(pathlib.Path(entry.path))
-                    elif stat.S_ISREG(st.st_mode):
-                        total += st.st_size
-                        signatures[entry.path[root_len:]] = (st.st_mtime_ns, st.st_size)
-        return Usage(total, count, signatures)
+            visit(prefix + entry.name, st, fd, entry.name)
+            if stat.S_ISDIR(st.st_mode):
+                subdirs.append(entry.name)
+        frames.append((prefix, subdirs))
+
+    try:
+        list_dir("")
+        while frames:
+            prefix, subdirs = frames[-1]
+            if subdirs:
+                name = subdirs.pop()
+                try:
+                    child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+                except OSError:
+                    continue
+                os.close(fd)
+                fd = child
+                names.append(name)
+                list_dir(f"{prefix}{name}/")
+                continue
+            frames.pop()
+            if names:
+                try:
+                    parent = os.open("..", _DIR_FLAGS, dir_fd=fd)
+                except OSError:
+                    return
+                os.close(fd)
+                fd = parent
+                name = names.pop()
+                if leave is not None:
+                    leave(fd, name)
+    finally:
+        os.close(fd)
+
+
+def remove_tree(root: pathlib.Path) -> None:
+    """Delete `root` and everything below it, at any depth, never following links; never raises."""
+
+    def unlink(_rel: str, st: os.stat_result, dir_fd: int, name: str) -> None:
+        if not stat.S_ISDIR(st.st_mode):
+            try:
+                os.unlink(name, dir_fd=dir_fd)
+            except OSError:
+                pass
+
+    def rmdir(parent_fd: int, name: str) -> None:
+        try:
+            os.rmdir(name, dir_fd=parent_fd)
+        except OSError:
+            pass
+
+    try:
+        _walk(root, unlink, rmdir)
+        root.rmdir()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        _log.warning("could not remove %s completely: %s", root, exc)
 
 
 def changed_files(before: Usage, after: Usage) -> list[str]:

@@ -1,0 +1,317 @@
+"""Hardening round 2, the runtime's half: one session must never take down the pool, starve its
+neighbours or get past its own limits. One test per route found by the attack round."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+
+import anyio
+import pytest
+
+import cove
+from cove import _engine
+from cove._guest import Guest
+from cove._workspace import Workspace
+
+pytestmark = pytest.mark.anyio
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY
+
+
+def _deep_tree(root: pathlib.Path, depth: int, name: str = "d") -> None:
+    """A chain of `depth` nested directories with a file at the bottom, built fd-relative so
+    neither Python's recursion limit nor PATH_MAX stops it."""
+    fd = os.open(root, _DIR)
+    try:
+        for _ in range(depth):
+            os.mkdir(name, dir_fd=fd)
+            child = os.open(name, _DIR, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        leaf = os.open("leaf.txt", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd)
+        os.write(leaf, b"x" * 1000)
+        os.close(leaf)
+    finally:
+        os.close(fd)
+
+
+def test_a_deep_tree_is_scanned_and_removed_at_any_depth(tmp_path: pathlib.Path) -> None:
+    # Deeper than Python's recursion limit (shutil.rmtree recursed) and longer than PATH_MAX.
+    ws = Workspace.create(tmp_path, "ws")
+    _deep_tree(ws.root, 1500)
+    _deep_tree(ws.root, 30, name="n" * 200)
+    usage = ws.scan()
+    assert (usage.files, usage.bytes) == (1500 + 30 + 2, 2000)
+    ws.remove()
+    assert not ws.root.exists()
+
+
+def test_stale_cleanup_at_start_survives_a_deep_tree(
+    tmp_path: pathlib.Path, cache_dir: str
+) -> None:
+    root = tmp_path / "workspaces"
+    stale = root / "pool-0123456789abcdef"
+    (stale / "sid").mkdir(parents=True)
+    (stale / ".lock").touch()
+    _deep_tree(stale / "sid", 2000)
+
+    async def start() -> int:
+        settings = cove.PoolSettings(workspace_root=str(root), cache_dir=cache_dir)
+        async with cove.Pool(settings) as pool:
+            return pool.stale_removed
+
+    assert anyio.run(start) == 1
+    assert not stale.exists()
+
+
+async def test_destroying_a_session_with_a_deep_tree_leaves_the_pool_alive(
+    pool: cove.Pool,
+) -> None:
+    victim, neighbour = await pool.create_session(), await pool.create_session()
+    await neighbour.run_code("kept = 42")
+    # The guest's mkdir depth limit is lexical: moving one chain under another goes deeper.
+    # Whatever depth results, the host's walk handles it.
+    result = await victim.run_code(
+        "import os\n"
+        "def chain(top, n):\n"
+        "    os.makedirs('/'.join([top] + ['d'] * n))\n"
+        "chain('t', 50)\n"
+        "for i in range(30):\n"
+        "    chain(f'c{i}', 50)\n"
+        "    os.rename(f'c{i}', '/'.join(['t'] + ['d'] * 50) + f'/c{i}')\n"
+        "print('built')"
+    )
+    assert result.stdout == "built\n", result.stderr
+    root = victim.workspace.root
+    await pool.destroy_session(victim.session_id)
+    with anyio.fail_after(30):
+        while root.exists():
+            await anyio.sleep(0.05)
+    assert pool.alive and pool.ready
+    assert (await neighbour.run_code("print(kept)")).stdout == "42\n"
+    assert (await (await pool.create_session()).run_code("print(1)")).stdout == "1\n"
+
+
+async def test_uploads_deeper_than_the_directory_limit_are_refused(session: cove.Session) -> None:
+    with pytest.raises(cove.InvalidRequestError, match="directories deep"):
+        await session.write_file("/".join(["d"] * 1000) + "/f.txt", b"x")
+
+
+async def test_files_past_path_max_still_count_against_the_quota(
+    settings: cove.PoolSettings,
+) -> None:
+    limited = cove.PoolSettings(
+        workspace_root=settings.workspace_root,
+        cache_dir=settings.cache_dir,
+        defaults=cove.Limits(workspace_bytes=10 << 20),
+    )
+    async with cove.Pool(limited) as pool:
+        session = await pool.create_session()
+        hidden = await session.run_code(
+            "import os\n"
+            "fd = os.open('.', os.O_RDONLY)\n"
+            "for i in range(25):\n"
+            "    os.mkdir('n' * 200, dir_fd=fd)\n"
+            "    child = os.open('n' * 200, os.O_RDONLY, dir_fd=fd)\n"
+            "    os.close(fd)\n"
+            "    fd = child\n"
+            "f = os.open('big', os.O_WRONLY | os.O_CREAT, dir_fd=fd)\n"
+            "os.write(f, b'x' * (8 << 20))\n"
+            "os.close(f)\n"
+            "print('hidden')"
+        )
+        assert hidden.stdout == "hidden\n", hidden.stderr
+        # Every later call starts with what is left, not with a fresh quota.
+        more = await session.run_code("open('more.bin', 'wb').write(b'x' * (4 << 20))")
+        assert more.outcome == "workspace_full", more.stderr
+
+
+@pytest.mark.parametrize("mib", [5, 20])
+async def test_guest_cannot_lift_the_output_bound(pool: cove.Pool, mib: int) -> None:
+    session = await pool.create_session()
+    limit = session.limits.max_output_bytes
+    result = await session.run_code(
+        f"import sys\nsys.stdout._limit = 1 << 40\nsys.stdout.write('x' * ({mib} << 20))"
+    )
+    assert len(result.stdout.encode()) < limit + 200
+    if result.outcome == "crash":
+        # Past what a bounded driver can return at all, the host reads none of it.
+        assert "outside its bounds" in result.stderr and result.reset
+    else:
+        assert result.stdout_dropped_bytes >= (mib << 20) - limit
+
+
+_CRAFTED = [
+    '{"stdout": 5}',
+    '{"stdout": "x", "return_code": 99999999999999999999999}',
+    '{"stdout": "\\ud800"}',
+    '{"error": "' + "e" * 5000 + '"}',
+    "[1, 2, 3]",
+    "",
+]
+
+
+@pytest.mark.parametrize("crafted", _CRAFTED)
+async def test_a_crafted_guest_response_is_a_crash_result_then_the_session_recovers(
+    session: cove.Session, crafted: str
+) -> None:
+    # Guest code replaces the encoder the driver answers with: its answer is forged.
+    forged = await session.run_code(
+        "import _cove_driver, json\n"
+        "class Forged:\n"
+        "    loads = staticmethod(json.loads)\n"
+        f"    dumps = staticmethod(lambda *a, **k: {crafted!r})\n"
+        "_cove_driver.json = Forged"
+    )
+    assert forged.outcome == "crash" and forged.reset is True
+    assert (await session.run_code("print('fine')")).stdout == "fine\n"
+
+
+async def test_host_calls_over_the_size_cap_are_refused_without_copying(
+    session: cove.Session,
+) -> None:
+    result = await session.run_code(
+        "import _cove, json\n"
+        f"big = json.dumps({{'op': 'echo', 'data': 'x' * {_engine.MAX_HOST_REQUEST_BYTES}}})\n"
+        "try:\n"
+        "    _cove.host_call(big.encode())\n"
+        "except OSError as exc:\n"
+        "    print('refused:', exc)\n"
+        'print(json.loads(_cove.host_call(b\'{"op": "echo", "data": 1}\')))'
+    )
+    assert result.stdout.startswith("refused: host_call: the host refused"), result.stderr
+    assert "'echo': 1" in result.stdout
+
+
+async def test_host_calls_do_not_outlive_the_deadline(session: cove.Session) -> None:
+    # A loop of host calls as large as allowed: the call still ends at its deadline.
+    size = _engine.MAX_HOST_REQUEST_BYTES - 100
+    result = await session.run_code(
+        "import _cove, json\n"
+        f"req = json.dumps({{'op': 'echo', 'data': 'x' * {size}}}).encode()\n"
+        "while True:\n"
+        "    try:\n"
+        "        _cove.host_call(req)\n"
+        "    except (OSError, MemoryError):\n"
+        "        pass",
+        timeout_s=1,
+    )
+    assert result.outcome == "timeout"
+    assert result.execution_time_ms < 3000
+
+
+def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache_dir: str) -> None:
+    async def open_engine() -> cove.Pool:
+        pool = cove.Pool(cove.PoolSettings(cache_dir=cache_dir))
+        await pool.open()
+        return pool
+
+    pool = anyio.run(open_engine)
+    try:
+        guest = Guest(pool.engine, tmp_path, memory_bytes=64 << 20)
+        code = (
+            "import _cove, json\n"
+            "req = json.dumps({'op': 'echo', 'data': 'x' * (4 << 20)}).encode()\n"
+            "fill = []\n"
+            "try:\n"
+            "    while True:\n"
+            "        fill.append(bytearray(1 << 20))\n"
+            "except MemoryError:\n"
+            "    fill.pop()\n"
+            "try:\n"
+            "    _cove.host_call(req)\n"
+            "except MemoryError:\n"
+            "    print('could not take the reply')\n"
+        )
+
+        def echo(call: _engine.HostCall) -> bytes:
+            return b'{"ok": true, "echo": ' + call.request[len(b'{"op": "echo", "data": ') :]
+
+        outcome = guest.call(
+            json.dumps({"op": "exec", "code": code, "max_output_bytes": 1 << 20}).encode(),
+            timeout_s=10,
+            fuel=None,
+            bytes_left=1 << 20,
+            files_left=100,
+            max_response_bytes=1 << 24,
+            host=echo,
+        )
+        assert b"could not take the reply" in (outcome.response or b"")
+        assert _engine._host.reply is None  # pyright: ignore[reportPrivateUsage]
+        guest.close()
+    finally:
+        anyio.run(pool.aclose)
+
+
+async def test_nested_python_shares_the_session_memory_limit(
+    settings: cove.PoolSettings,
+) -> None:
+    limited = cove.PoolSettings(
+        workspace_root=settings.workspace_root,
+        cache_dir=settings.cache_dir,
+        defaults=cove.Limits(memory_bytes=128 << 20),
+    )
+    async with cove.Pool(limited) as pool:
+        session = await pool.create_session()
+        result = await session.run_code(
+            "import _cove, json\n"
+            "mine = bytearray(80 << 20)\n"
+            "code = 'y = bytearray(80 << 20); print(len(y))'\n"
+            "reply = json.loads(_cove.host_call(json.dumps("
+            "{'op': 'python', 'argv': ['-c', code]}).encode()))\n"
+            "print(reply['return_code'], reply['stderr'].strip().splitlines()[-1])"
+        )
+        assert result.stdout == "1 MemoryError\n", result.stderr
+        # Without the caller's allocation (a fresh session: wasm memory never shrinks), the
+        # same nested program fits.
+        fits = await (await pool.create_session()).run_code(
+            "import _cove, json\n"
+            "print(json.loads(_cove.host_call(json.dumps("
+            "{'op': 'python', 'argv': ['-c', 'print(len(bytearray(40 << 20)))']}).encode()))"
+            "['stdout'])"
+        )
+        assert fits.stdout == f"{40 << 20}\n\n", fits.stderr
+
+
+async def test_nested_python_spends_the_callers_fuel(settings: cove.PoolSettings) -> None:
+    fueled = cove.PoolSettings(
+        workspace_root=settings.workspace_root,
+        cache_dir=settings.cache_dir,
+        defaults=cove.Limits(fuel=1_500_000_000),
+    )
+    async with cove.Pool(fueled) as pool:
+        session = await pool.create_session()
+        direct = await session.run_code("for i in range(3_000_000): pass")
+        assert direct.outcome == "out_of_fuel"
+        split = await session.run_code(
+            "import _cove, json\n"
+            "codes = []\n"
+            "for part in range(4):\n"
+            "    reply = json.loads(_cove.host_call(json.dumps({'op': 'python', 'argv': "
+            "['-c', 'for i in range(750_000): pass']}).encode()))\n"
+            "    codes.append(reply['return_code'])\n"
+            "print(codes)"
+        )
+        # The nested interpreters draw on the caller's budget: the work does not complete.
+        assert split.outcome == "out_of_fuel" or "137" in split.stdout, split
+        assert split.fuel_used is not None and split.fuel_used >= 1_000_000_000
+
+
+async def test_a_failing_nested_interpreter_reports_a_failure_status(
+    session: cove.Session,
+) -> None:
+    forge = (
+        "import _cove_driver, json\n"
+        "class Forged:\n"
+        "    loads = staticmethod(json.loads)\n"
+        "    dumps = staticmethod(lambda *a, **k: json.dumps({'error': 'boom'}))\n"
+        "_cove_driver.json = Forged"
+    )
+    result = await session.execute(
+        cove.BashExecution(
+            input=cove.BashExecutionInput(command=f"python -c {forge!r}; echo rc=$?")
+        )
+    )
+    assert result.stdout.strip().endswith("rc=1"), (result.stdout, result.stderr)

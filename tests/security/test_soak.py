@@ -1,0 +1,222 @@
+"""Attacks running next to ordinary work on one real server: the ordinary work never notices,
+and the server's memory stays inside docs/deploy.md's sizing formula."""
+
+from __future__ import annotations
+
+import pathlib
+import threading
+import time
+
+import anyio
+import httpx
+import pytest
+from contract.conftest import Server, start_server, stop_server
+
+pytestmark = pytest.mark.slow
+
+MiB = 1 << 20
+
+# docs/deploy.md's sizing formula, its constants named as there.
+BASE_BYTES = 200 * MiB  # Python, wasmtime, the compiled interpreter, the server
+SESSION_OVERHEAD_BYTES = 2 * MiB  # a store, its WASI context, what a first call writes
+HOST_CALL_TRANSIENT_BYTES = 48 * MiB  # per worker thread: a capped host call's copies
+
+
+def _rss(server: Server, field: str = "VmRSS") -> int:
+    status = pathlib.Path(f"/proc/{server.process.pid}/status").read_text()
+    for line in status.splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError(f"no {field} in /proc status")
+
+
+def _exec(code: str, timeout: int = 10) -> dict[str, object]:
+    return {"tool": "code_execution", "input": {"code": code}, "timeout_seconds": timeout}
+
+
+def _bash(command: str, timeout: int = 10) -> dict[str, object]:
+    return {
+        "tool": "bash_code_execution",
+        "input": {"command": command},
+        "timeout_seconds": timeout,
+    }
+
+
+# Each attack from the hardening round, as guest code (or a request) that a session runs.
+ATTACKS = [
+    # a tree deeper than the recursion limit, then the session is destroyed
+    _exec(
+        "import os\nfd = os.open('.', os.O_RDONLY)\nfor i in range(1500):\n"
+        "    os.mkdir('d', dir_fd=fd)\n    c = os.open('d', os.O_RDONLY, dir_fd=fd)\n"
+        "    os.close(fd)\n    fd = c"
+    ),
+    # host calls as large as the guest can make, in a loop until the deadline
+    _exec(
+        "import _cove, json\nreq = json.dumps({'op': 'echo', 'data': 'x' * (30 << 20)}).encode()\n"
+        "while True:\n    try:\n        _cove.host_call(req)\n    except Exception:\n        pass",
+        timeout=2,
+    ),
+    # open files until refused
+    _exec(
+        "fs = []\ntry:\n    while True:\n        fs.append(open(f'f{len(fs)}', 'w'))\nexcept OSError:\n    pass"
+    ),
+    # write through an unlinked file past the quota
+    _exec(
+        "import os\nf = open('ghost', 'wb')\nos.unlink('ghost')\nchunk = b'x' * (1 << 20)\n"
+        "try:\n    while True:\n        f.write(chunk)\n        f.flush()\nexcept OSError:\n    pass"
+    ),
+    # a path past PATH_MAX holding a large file
+    _exec(
+        "import os\nfd = os.open('.', os.O_RDONLY)\nfor i in range(25):\n"
+        "    os.mkdir('n' * 200, dir_fd=fd)\n    c = os.open('n' * 200, os.O_RDONLY, dir_fd=fd)\n"
+        "    os.close(fd)\n    fd = c\nf = os.open('big', os.O_WRONLY | os.O_CREAT, dir_fd=fd)\n"
+        "try:\n    os.write(f, b'x' * (6 << 20))\nexcept OSError:\n    pass"
+    ),
+    # an output flood past a lifted bound
+    _exec("import sys\nsys.stdout._limit = 1 << 40\nsys.stdout.write('x' * (30 << 20))"),
+    # nested interpreters each trying to take the whole memory limit
+    _bash(
+        'python -c "b = bytearray(40 << 20); import _cove, json; '
+        "print(_cove.host_call(json.dumps({'op': 'python', 'argv': "
+        "['-c', 'c = bytearray(40 << 20)']}).encode())[:60])\""
+    ),
+    # a forged driver response
+    _exec(
+        "import _cove_driver, json\nclass F:\n    loads = staticmethod(json.loads)\n"
+        "    dumps = staticmethod(lambda *a, **k: '{\"return_code\": 99999999999999999999}')\n"
+        "_cove_driver.json = F"
+    ),
+    # a busy loop until the deadline
+    _exec("while True: pass", timeout=1),
+]
+
+
+def _server(tmp: pathlib.Path, cache_dir: str, **env: str) -> Server:
+    return start_server(
+        tmp,
+        cache_dir,
+        COVE_MAX_SESSIONS="80",
+        COVE_MEMORY_MB="64",
+        COVE_WORKSPACE_MB="16",
+        COVE_WORKSPACE_FILES="3000",
+        COVE_MAX_OUTPUT_KB="64",
+        COVE_TIMEOUT_S="10",
+        **env,
+    )
+
+
+def test_ordinary_work_is_unaffected_by_attacks_running_beside_it(
+    tmp_path: pathlib.Path, cache_dir: str
+) -> None:
+    server = _server(tmp_path, cache_dir)
+    health_ms: list[float] = []
+    problems: list[str] = []
+    stop = threading.Event()
+
+    def watch_health() -> None:
+        with httpx.Client(base_url=server.base_url, timeout=5) as client:
+            while not stop.is_set():
+                started = time.perf_counter()
+                response = client.get("/health")
+                health_ms.append((time.perf_counter() - started) * 1000)
+                if response.status_code != 200:
+                    problems.append(f"/health {response.status_code}")
+                stop.wait(0.1)
+
+    async def soak() -> int:
+        done = 0
+        deadline = time.monotonic() + 20
+        limits = httpx.Limits(max_connections=80, max_keepalive_connections=80)
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=60, limits=limits) as client:
+
+            async def ordinary(index: int) -> None:
+                nonlocal done
+                sid = (await client.post("/sessions", json={})).json()["session_id"]
+                step = 0
+                while time.monotonic() < deadline:
+                    step += 1
+                    r = await client.post(
+                        f"/sessions/{sid}/exec", json=_exec(f"print({index} * 1000 + {step})")
+                    )
+                    got = r.json()["result_block"]["content"]["stdout"]
+                    if r.status_code != 200 or got != f"{index * 1000 + step}\n":
+                        problems.append(f"session {index} step {step}: {r.status_code} {got!r}")
+                    done += 1
+                await client.delete(f"/sessions/{sid}")
+
+            async def attacker(index: int) -> None:
+                turn = index
+                while time.monotonic() < deadline:
+                    sid = (await client.post("/sessions", json={})).json()["session_id"]
+                    r = await client.post(
+                        f"/sessions/{sid}/exec", json=ATTACKS[turn % len(ATTACKS)]
+                    )
+                    if r.status_code != 200:
+                        problems.append(f"attack {turn % len(ATTACKS)}: {r.status_code}")
+                    await client.delete(f"/sessions/{sid}")
+                    turn += 1
+
+            async with anyio.create_task_group() as tg:
+                for i in range(50):
+                    tg.start_soon(ordinary, i)
+                for i in range(5):
+                    tg.start_soon(attacker, i)
+        return done
+
+    watcher = threading.Thread(target=watch_health)
+    watcher.start()
+    try:
+        done = anyio.run(soak)
+        peak = _rss(server, "VmHWM")
+    finally:
+        stop.set()
+        watcher.join()
+        stop_server(server)
+    assert not problems, problems[:10]
+    assert done > 200
+    assert max(health_ms) < 100, sorted(health_ms)[-5:]
+    # 55 sessions live at once, 5 of them able to fill their 64 MiB.
+    bound = BASE_BYTES + 55 * SESSION_OVERHEAD_BYTES + 5 * 64 * MiB + 2 * HOST_CALL_TRANSIENT_BYTES
+    assert peak < bound, (peak / MiB, bound / MiB)
+
+
+def test_memory_sizing_formula_holds_with_sessions_at_their_limit(
+    tmp_path: pathlib.Path, cache_dir: str
+) -> None:
+    server = _server(tmp_path, cache_dir)
+    sessions = 8
+    try:
+        with httpx.Client(base_url=server.base_url, timeout=60) as client:
+            warm = client.post("/sessions", json={}).json()["session_id"]
+            client.post(f"/sessions/{warm}/exec", json=_exec("pass"))
+            client.delete(f"/sessions/{warm}")
+            base = _rss(server)
+            sids = [client.post("/sessions", json={}).json()["session_id"] for _ in range(sessions)]
+            for sid in sids:
+                # The caller takes most of the limit and a nested interpreter asks for the rest
+                # and more: together they stay within the one limit of the session.
+                r = client.post(
+                    f"/sessions/{sid}/exec",
+                    json=_exec(
+                        "import _cove, json\n"
+                        "held = []\n"
+                        "try:\n"
+                        "    while True:\n"
+                        "        held.append(bytearray(4 << 20))\n"
+                        "except MemoryError:\n"
+                        "    pass\n"
+                        "held.pop(); held.pop(); held.pop()\n"
+                        "import gc; gc.collect()\n"
+                        "reply = json.loads(_cove.host_call(json.dumps({'op': 'python', "
+                        "'argv': ['-c', 'x = [bytearray(1 << 20) for _ in range(200)]']}).encode()))\n"
+                        "print(reply.get('return_code'), 'MemoryError' in reply.get('stderr', '')"
+                        " or reply.get('error', ''))"
+                    ),
+                )
+                assert r.status_code == 200
+            grown = _rss(server) - base
+    finally:
+        stop_server(server)
+    assert grown < sessions * (64 * MiB + SESSION_OVERHEAD_BYTES), grown / MiB
+    # ... and they really did fill their limits (the test measures what it claims to).
+    assert grown > sessions * 40 * MiB, grown / MiB
