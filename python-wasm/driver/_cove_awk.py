@@ -517,6 +517,8 @@ class StrNum(str):
 
 
 def _fmt_num(v, ofmt="%.6g"):
+    if not math.isfinite(v):
+        return ("-" if math.copysign(1.0, v) < 0 else "") + ("nan" if math.isnan(v) else "inf")
     if v == int(v) and abs(v) < 1e16:
         return str(int(v))
     return ofmt % v
@@ -804,7 +806,9 @@ class Interp:
                 prec = str(int(_num(vals.pop(0) if vals else 0.0)))
             v = vals.pop(0) if vals else ""
             spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
-            if conv in "diouxX":
+            if conv in "diouxX" and not math.isfinite(_num(v)):
+                out.append((spec.replace("0", "") + "s") % _fmt_num(_num(v)))
+            elif conv in "diouxX":
                 out.append((spec + ("d" if conv in "diu" else conv)) % int(_num(v)))
             elif conv in "eEfFgG":
                 out.append((spec + conv) % _num(v))
@@ -837,23 +841,7 @@ class Interp:
         if kind == "concat":
             return self.str_(self.eval(e[1])) + self.str_(self.eval(e[2]))
         if kind == "bin":
-            a, b = _num(self.eval(e[2])), _num(self.eval(e[3]))
-            op = e[1]
-            if op == "+":
-                return a + b
-            if op == "-":
-                return a - b
-            if op == "*":
-                return a * b
-            if op == "/":
-                if b == 0:
-                    raise AwkError("division by zero")
-                return a / b
-            if op == "%":
-                if b == 0:
-                    raise AwkError("division by zero in %")
-                return math.fmod(a, b)
-            return a ** b
+            return _arith(e[1], _num(self.eval(e[2])), _num(self.eval(e[3])))
         if kind == "neg":
             return -_num(self.eval(e[1]))
         if kind == "num":
@@ -885,7 +873,7 @@ class Interp:
             if op != "=":
                 cur = _num(self.eval(target))
                 v = _num(value)
-                value = {"+=": cur + v, "-=": cur - v, "*=": cur * v, "/=": cur / v if v else _zero(), "%=": math.fmod(cur, v) if v else _zero(), "^=": cur ** v}[op]
+                value = _arith(op[:-1], cur, v)
             self.store(target, value)
             return value
         if kind in ("preinc", "postinc"):
@@ -989,13 +977,17 @@ class Interp:
         if name == "toupper":
             return self.str_(ev[0]).upper()
         if name == "int":
-            return float(math.trunc(_num(ev[0])))
+            x = _num(ev[0])
+            return float(math.trunc(x)) if math.isfinite(x) else x
         if name == "sqrt":
-            return math.sqrt(_num(ev[0]))
+            x = _num(ev[0])
+            return math.sqrt(x) if x >= 0 else -math.nan
         if name == "exp":
-            return math.exp(_num(ev[0]))
+            x = _num(ev[0])
+            return math.exp(x) if x < 709.78 else math.inf
         if name == "log":
-            return math.log(_num(ev[0]))
+            x = _num(ev[0])
+            return math.log(x) if x > 0 else -math.inf if x == 0 else -math.nan
         if name == "sin":
             return math.sin(_num(ev[0]))
         if name == "cos":
@@ -1012,8 +1004,29 @@ class Interp:
         raise AwkError(f"function {name} is not supported")
 
 
-def _zero():
-    raise AwkError("division by zero")
+def _arith(op, a, b):
+    """One binary arithmetic operator on two awk numbers (floats); overflow gives inf, as in C."""
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        if b == 0:
+            raise AwkError("division by zero")
+        return a / b
+    if op == "%":
+        if b == 0:
+            raise AwkError("division by zero in %")
+        return math.fmod(a, b)
+    try:
+        r = a ** b
+        return math.nan if isinstance(r, complex) else r
+    except OverflowError:
+        return math.inf if a > 0 or float(b).is_integer() and b % 2 == 0 else -math.inf
+    except ZeroDivisionError:
+        return math.inf
 
 
 def _ere(rx):

@@ -230,7 +230,18 @@ def _bash(req):
     if _shell is None:
         _shell = _cove_shell.Shell(host=_GuestHost())
     limit = int(req.get("max_output_bytes", _DEFAULT_MAX_OUTPUT))
-    out_bytes, err_bytes, rc = _shell.run(req["command"])
+    try:
+        out_bytes, err_bytes, rc = _shell.run(req["command"])
+    except BaseException as exc:
+        # The shell contains its own failures; this is the last line, so that nothing the shell
+        # raises (MemoryError, RecursionError included) becomes a driver failure, which would
+        # reset the interpreter. Only a trap does that.
+        out_bytes = b""
+        try:
+            err_bytes = f"bash: internal error: {type(exc).__name__}: {exc}\n".encode("utf-8", "replace")
+        except BaseException:
+            err_bytes = f"bash: internal error: {type(exc).__name__}\n".encode()
+        rc = 1
     out, err = _Capture(limit), _Capture(limit)
     out.write(out_bytes.decode("utf-8", "surrogateescape"))
     err.write(err_bytes.decode("utf-8", "surrogateescape"))

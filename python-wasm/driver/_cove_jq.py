@@ -1123,8 +1123,8 @@ def main(ctx, args):
         if a.startswith("--"):
             flags.add({"--raw-output": "r", "--compact-output": "c", "--null-input": "n", "--slurp": "s",
                        "--exit-status": "e", "--sort-keys": "S", "--join-output": "j", "--tab": "t"}.get(a, a))
-        elif a.startswith("-") and len(a) > 1 and not rest:
-            flags.update(a[1:])
+        elif a.startswith("-") and len(a) > 1 and len(a) <= 6 and set(a[1:]) <= set("rcnsejSt"):
+            flags.update(a[1:])  # short options may follow the filter, as jq accepts
         else:
             rest.append(a)
         k += 1

@@ -8,7 +8,7 @@ This module is one unit (expansion, redirection, control flow) because bash's se
 them together; the parser is `_cove_shparse`, arithmetic `_cove_arith`, utilities `_cove_utils`.
 """
 
-import fnmatch
+import errno
 import glob as _glob
 import io
 import os
@@ -16,7 +16,7 @@ import re
 
 import _cove_arith
 import _cove_shparse
-from _cove_shparse import Node, ShellSyntaxError
+from _cove_shparse import ShellSyntaxError
 
 MAX_DEPTH = 100
 
@@ -55,6 +55,27 @@ class _Fatal(Exception):
     def __init__(self, message, code=1):
         super().__init__(message)
         self.code = code
+
+
+# WASI's ENOTCAPABLE: a path outside the preopened workspace. bash would see the path as absent
+# (reading) or forbidden (writing), and says so.
+_ENOTCAPABLE = 76
+
+
+def os_message(exc, write=False):
+    """An OSError as bash and coreutils word it."""
+    if getattr(exc, "errno", None) == _ENOTCAPABLE:
+        return os.strerror(errno.EACCES) if write else os.strerror(errno.ENOENT)
+    return exc.strerror or str(exc)
+
+
+def internal_error(name, exc):
+    """The last-resort message for an exception a utility or builtin did not expect."""
+    if isinstance(exc, RecursionError):
+        return f"{name}: maximum recursion depth exceeded\n"
+    if isinstance(exc, MemoryError):
+        return f"{name}: memory exhausted\n"
+    return f"{name}: internal error: {type(exc).__name__}: {exc}\n"
 
 
 class Writer:
@@ -104,6 +125,10 @@ class Context:
         self.err.write(f"{self.argv[0]}: {message}\n")
 
 
+# The exceptions that carry the shell's own control flow through utilities and builtins.
+_CONTROL = (ShellExit, _Return, _Break, _Continue, _Fatal)
+
+
 class Shell:
     def __init__(self, host=None):
         self.vars = {"HOME": "/workspace", "PATH": "/usr/local/bin:/usr/bin:/bin", "IFS": " \t\n",
@@ -118,6 +143,7 @@ class Shell:
         self.host = host
         self.depth = 0
         self.line = 1
+        self._current_err = _Null()
         import _cove_utils
 
         self.utils = _cove_utils.COMMANDS
@@ -148,8 +174,12 @@ class Shell:
         except ShellError as exc:
             err.write(f"bash: {exc}\n")
             status = exc.code
-        except (OSError, ValueError, LookupError, TypeError) as exc:
-            err.write(f"bash: cove shell internal error: {type(exc).__name__}: {exc}\n")
+        except OSError as exc:
+            err.write(f"bash: {os_message(exc)}\n")
+            status = 1
+        except (Exception, SystemExit) as exc:
+            # Whatever went wrong, the shell (and the interpreter it lives in) goes on.
+            err.write(internal_error("bash", exc))
             status = 1
         self.status = status
         return out.getvalue(), err.getvalue(), status & 0xFF
@@ -263,11 +293,18 @@ class Shell:
 
     def exec_command(self, node, io_, cond=False, isolated=False):
         kind = node.kind
+        # A command substitution's stderr is the stderr of the command being expanded (before
+        # that command's own redirections, which bash applies after expanding its words).
+        saved_err = self._current_err
+        self._current_err = io_.err
         try:
             redirected, closers = self.redirect(node.redirs, io_)
         except ShellError as exc:
             io_.err.write(f"bash: {exc}\n")
+            self._current_err = saved_err
             return 1
+        if kind != "simple":
+            self._current_err = redirected.err
         try:
             if kind == "simple":
                 return self.exec_simple(node, redirected, cond)
@@ -277,6 +314,7 @@ class Shell:
                 return self.subshell(lambda: self.exec_list(node.body, redirected, cond) if kind in ("subshell", "group") else self.exec_compound(node, redirected, cond))
             return self.exec_compound(node, redirected, cond)
         finally:
+            self._current_err = saved_err
             for close in closers:
                 close()
 
@@ -433,9 +471,17 @@ class Shell:
         if builtin is not None:
             try:
                 return builtin(self, argv, io_)
+            except _CONTROL:
+                raise
             except ShellError as exc:
                 io_.err.write(f"bash: {name}: {exc}\n")
                 return exc.code
+            except OSError as exc:
+                io_.err.write(f"bash: {name}: {os_message(exc)}\n")
+                return 1
+            except (Exception, SystemExit) as exc:
+                io_.err.write(internal_error(f"bash: {name}", exc))
+                return 1
         util = self.utils.get(name)
         if util is None and "/" in name:
             util = self.utils.get(name.rsplit("/", 1)[1]) if name.startswith(("/bin/", "/usr/bin/")) else None
@@ -450,9 +496,15 @@ class Shell:
         except ShellError as exc:
             io_.err.write(f"{name}: {exc}\n")
             return exc.code
+        except _CONTROL:
+            raise
         except OSError as exc:
-            io_.err.write(f"{name}: {exc.strerror or exc}\n")
+            io_.err.write(f"{name}: {os_message(exc)}\n")
             return 1
+        except (Exception, SystemExit) as exc:
+            # A utility's unexpected failure is its own error, never the shell's.
+            io_.err.write(internal_error(f"bash: {name}", exc))
+            return 2
 
     def call_function(self, name, argv, io_):
         if self.depth >= MAX_DEPTH:
@@ -877,7 +929,7 @@ class Shell:
 
     def command_substitution(self, src):
         out = Writer()
-        err = self._current_err if hasattr(self, "_current_err") else _Null()
+        err = self._current_err
         saved_status = self.status
         try:
             tree = _cove_shparse.parse(src)
@@ -1276,7 +1328,7 @@ def _read_path(path):
     except IsADirectoryError:
         raise ShellError(f"{path}: Is a directory") from None
     except OSError as exc:
-        raise ShellError(f"{path}: {exc.strerror}") from None
+        raise ShellError(f"{path}: {os_message(exc)}") from None
 
 
 def _open_writer(path, mode):
@@ -1291,7 +1343,7 @@ def _open_writer(path, mode):
     except FileNotFoundError:
         raise ShellError(f"{path}: No such file or directory") from None
     except OSError as exc:
-        raise ShellError(f"{path}: {exc.strerror}") from None
+        raise ShellError(f"{path}: {os_message(exc, write=True)}") from None
 
 
 class _NullFile:
@@ -1394,7 +1446,7 @@ def _b_cd(sh, argv, io_):
     except NotADirectoryError:
         raise ShellError(f"{target}: Not a directory") from None
     except OSError as exc:
-        raise ShellError(f"{target}: {exc.strerror}") from None
+        raise ShellError(f"{target}: {os_message(exc)}") from None
     sh.vars["OLDPWD"] = old
     sh.vars["PWD"] = os.getcwd()
     return 0

@@ -8,6 +8,7 @@ the regex translation, and one table (COMMANDS) is the shell's whole command nam
 import base64 as _b64
 import datetime
 import difflib
+import functools
 import hashlib
 import json
 import os
@@ -16,7 +17,7 @@ import shutil
 import stat as _stat
 import time
 
-from _cove_shell import ShellError
+from _cove_shell import ShellError, os_message
 
 
 class Usage(ShellError):
@@ -99,7 +100,7 @@ def _inputs(ctx, names, cmd):
             ctx.err.write(f"{cmd}: {name}: Is a directory\n")
             status = 1
         except OSError as exc:
-            ctx.err.write(f"{cmd}: {name}: {exc.strerror}\n")
+            ctx.err.write(f"{cmd}: {name}: {os_message(exc)}\n")
             status = 1
     return out, status
 
@@ -278,9 +279,17 @@ def _int_arg(arg):
 
 
 def cat(ctx, args):
-    on, _, names = _opts(args, "nAbsvET", long_map={"number": "n"})
+    on, _, names = _opts(args, "nAbsvET", long_map={"number": "n", "show-all": "A", "number-nonblank": "b",
+                                                    "squeeze-blank": "s", "show-ends": "E", "show-tabs": "T",
+                                                    "show-nonprinting": "v"})
+    if "A" in on:
+        on |= {"v", "E", "T"}
     data, status = _inputs(ctx, names, "cat")
     blob = b"".join(d for _, d in data)
+    if "s" in on:
+        blob = re.sub(rb"\n\n\n+", b"\n\n", blob)
+    if on & {"v", "E", "T"}:
+        blob = b"".join(_cat_visible(line, on) for line in _lines(blob))
     if "n" in on or "b" in on:
         out = []
         k = 0
@@ -295,25 +304,58 @@ def cat(ctx, args):
     return status
 
 
+def _cat_visible(line, on):
+    """One line as cat -v / -E / -T show it: ^X for controls, M- for high bytes, $ at the end."""
+    body, end = (line[:-1], b"\n") if line.endswith(b"\n") else (line, b"")
+    out = bytearray()
+    for c in body:
+        if c == 9:
+            out += b"^I" if "T" in on else b"\t"
+        elif "v" not in on:
+            out.append(c)
+        else:
+            prefix = b"M-" if c >= 128 else b""
+            c &= 0x7F
+            out += prefix + (b"^" + bytes([c ^ 0x40]) if c < 32 or c == 127 else bytes([c]))
+    return bytes(out) + (b"$" if "E" in on and end else b"") + end
+
+
+def _legacy_counts(args):
+    """`head -5` / `tail -5` mean `-n 5`; a count that is the value of -n or -c stays as it is."""
+    out = []
+    for k, a in enumerate(args):
+        value_of = k > 0 and args[k - 1] in ("-n", "-c", "--lines", "--bytes")
+        out.append(("-n" + a[1:]) if _is_number(a) and not value_of else a)
+    return out
+
+
+def _count(spec, what):
+    try:
+        return int(spec)
+    except ValueError:
+        raise ShellError(f"invalid number of {what}: '{spec}'") from None
+
+
 def head(ctx, args):
-    args = [("-n" + a[1:]) if _is_number(a) else a for a in args]
+    args = _legacy_counts(args)
     on, vals, names = _opts(args, "qv", with_value="nc", long_map={"lines": "n", "bytes": "c", "quiet": "q"})
     data, status = _inputs(ctx, names, "head")
     for k, (name, blob) in enumerate(data):
         if len(data) > 1 and "q" not in on:
             ctx.out.write(("\n" if k else "") + f"==> {name if name != '-' else 'standard input'} <==\n")
         if "c" in vals:
-            n = int(vals["c"])
-            ctx.out.write(blob[:n] if n >= 0 else blob[:n])
+            n = _count(vals["c"], "bytes")
+            # -c -N: all but the last N bytes
+            ctx.out.write(blob[:n] if n >= 0 else blob[:max(len(blob) + n, 0)])
             continue
-        n = int(vals.get("n", "10"))
+        n = _count(vals.get("n", "10"), "lines")
         lines = _lines(blob)
-        ctx.out.write(b"".join(lines[:n] if n >= 0 else lines[:n]))
+        ctx.out.write(b"".join(lines[:n] if n >= 0 else lines[:max(len(lines) + n, 0)]))
     return status
 
 
 def tail(ctx, args):
-    args = [("-n" + a[1:]) if _is_number(a) else a for a in args]
+    args = _legacy_counts(args)
     if args and re.fullmatch(r"\+\d+", args[0]):
         args = ["-n", args[0], *args[1:]]
     on, vals, names = _opts(args, "qvf", with_value="nc", long_map={"lines": "n", "bytes": "c"})
@@ -322,33 +364,39 @@ def tail(ctx, args):
         if len(data) > 1 and "q" not in on:
             ctx.out.write(("\n" if k else "") + f"==> {name} <==\n")
         if "c" in vals:
-            n = int(vals["c"])
-            ctx.out.write(blob[-n:] if n else b"")
+            spec = vals["c"]
+            n = abs(_count(spec, "bytes"))
+            if spec.startswith("+"):
+                ctx.out.write(blob[max(n - 1, 0):])  # from byte N on
+            else:
+                ctx.out.write(blob[-n:] if n else b"")
             continue
         spec = vals.get("n", "10")
         lines = _lines(blob)
+        n = abs(_count(spec, "lines"))
         if spec.startswith("+"):
-            ctx.out.write(b"".join(lines[int(spec[1:]) - 1:]))
+            ctx.out.write(b"".join(lines[max(n - 1, 0):]))
         else:
-            n = abs(int(spec))
             ctx.out.write(b"".join(lines[-n:]) if n else b"")
     return status
 
 
 def wc(ctx, args):
-    on, _, names = _opts(args, "lwcmL", long_map={"lines": "l", "words": "w", "bytes": "c", "chars": "m"})
+    on, _, names = _opts(args, "lwcmL", long_map={"lines": "l", "words": "w", "bytes": "c", "chars": "m",
+                                                  "max-line-length": "L"})
     if not on:
         on = {"l", "w", "c"}
     data, status = _inputs(ctx, names, "wc")
     rows = []
-    totals = [0, 0, 0, 0]
+    totals = [0, 0, 0, 0, 0]
     for name, blob in data:
-        counts = [blob.count(b"\n"), len(blob.split()), len(_text(blob)), len(blob)]
-        totals = [a + b for a, b in zip(totals, counts)]
+        longest = max((len(ln.expandtabs(8)) for ln in _text(blob).split("\n")), default=0)
+        counts = [blob.count(b"\n"), len(blob.split()), len(_text(blob)), len(blob), longest]
+        totals = [a + b for a, b in zip(totals[:4], counts)] + [max(totals[4], longest)]
         rows.append((counts, name if names else None))
     if len(data) > 1:
         rows.append((totals, "total"))
-    order = [("l", 0), ("w", 1), ("m", 2), ("c", 3)]
+    order = [("l", 0), ("w", 1), ("m", 2), ("c", 3), ("L", 4)]
     fields = [idx for key, idx in order if key in on]
     # GNU: one count of one input is unpadded; otherwise the width fits the total size of the
     # regular files read, at least 7 when any input is not a regular file (stdin).
@@ -424,7 +472,7 @@ def ls(ctx, args):
         try:
             entries = os.listdir(d)
         except OSError as exc:
-            ctx.err.write(f"ls: cannot open directory '{d}': {exc.strerror}\n")
+            ctx.err.write(f"ls: cannot open directory '{d}': {os_message(exc)}\n")
             status = 2
             continue
         if "a" in on:
@@ -522,7 +570,7 @@ def mkdir(ctx, args):
             ctx.err.write(f"mkdir: cannot create directory '{name}': No such file or directory\n")
             status = 1
         except OSError as exc:
-            ctx.err.write(f"mkdir: cannot create directory '{name}': {exc.strerror}\n")
+            ctx.err.write(f"mkdir: cannot create directory '{name}': {os_message(exc, write=True)}\n")
             status = 1
     return status
 
@@ -550,7 +598,7 @@ def rm(ctx, args):
                 ctx.err.write(f"rm: cannot remove '{name}': No such file or directory\n")
                 status = 1
         except OSError as exc:
-            ctx.err.write(f"rm: cannot remove '{name}': {exc.strerror}\n")
+            ctx.err.write(f"rm: cannot remove '{name}': {os_message(exc, write=True)}\n")
             status = 1
     return status
 
@@ -562,7 +610,7 @@ def rmdir(ctx, args):
         try:
             os.rmdir(name)
         except OSError as exc:
-            ctx.err.write(f"rmdir: failed to remove '{name}': {exc.strerror}\n")
+            ctx.err.write(f"rmdir: failed to remove '{name}': {os_message(exc, write=True)}\n")
             status = 1
     return status
 
@@ -599,7 +647,7 @@ def cp(ctx, args):
             ctx.err.write(f"cp: cannot stat '{src}': No such file or directory\n")
             status = 1
         except OSError as exc:
-            ctx.err.write(f"cp: cannot create regular file '{target}': {exc.strerror}\n")
+            ctx.err.write(f"cp: cannot create regular file '{target}': {os_message(exc, write=True)}\n")
             status = 1
     return status
 
@@ -618,22 +666,51 @@ def mv(ctx, args):
             ctx.err.write(f"mv: cannot stat '{src}': No such file or directory\n")
             status = 1
         except OSError as exc:
-            ctx.err.write(f"mv: cannot move '{src}' to '{target}': {exc.strerror}\n")
+            ctx.err.write(f"mv: cannot move '{src}' to '{target}': {os_message(exc, write=True)}\n")
             status = 1
     return status
 
 
 def touch(ctx, args):
-    on, vals, names = _opts(args, "acm", with_value="dt")
+    on, vals, names = _opts(args, "acm", with_value="dtr", long_map={"date": "d", "reference": "r", "no-create": "c"})
+    stamp = None
+    if "d" in vals:
+        moment = _parse_date(vals["d"], _date_zone(ctx, False))
+        if moment is None:
+            raise ShellError(f"invalid date format '{vals['d']}'")
+        stamp = moment.timestamp()
+    elif "t" in vals:
+        m = re.fullmatch(r"(\d{2}|\d{4})?(\d{8})(?:\.(\d{2}))?", vals["t"])
+        if not m:
+            raise ShellError(f"invalid date format '{vals['t']}'")
+        year = m.group(1) or str(datetime.datetime.now().year)
+        year = ("20" if int(year) < 69 else "19") + year if len(year) == 2 else year
+        d = m.group(2)
+        try:
+            moment = datetime.datetime(int(year), int(d[:2]), int(d[2:4]), int(d[4:6]), int(d[6:8]), int(m.group(3) or 0),
+                                       tzinfo=_date_zone(ctx, False))
+        except ValueError:
+            raise ShellError(f"invalid date format '{vals['t']}'") from None
+        stamp = moment.timestamp()
+    elif "r" in vals:
+        try:
+            stamp = os.stat(vals["r"]).st_mtime
+        except OSError as exc:
+            raise ShellError(f"failed to get attributes of '{vals['r']}': {os_message(exc)}") from None
     status = 0
     for name in names:
         try:
-            if os.path.exists(name):
-                os.utime(name)
-            elif "c" not in on:
+            if not os.path.exists(name):
+                if "c" in on:
+                    continue
                 open(name, "ab").close()
+            if stamp is None:
+                os.utime(name)
+            else:
+                st = os.stat(name)
+                os.utime(name, (st.st_atime if "m" in on else stamp, st.st_mtime if "a" in on else stamp))
         except OSError as exc:
-            ctx.err.write(f"touch: cannot touch '{name}': {exc.strerror}\n")
+            ctx.err.write(f"touch: cannot touch '{name}': {os_message(exc, write=True)}\n")
             status = 1
     return status
 
@@ -653,7 +730,7 @@ def ln(ctx, args):
         else:
             os.link(src, dest)
     except OSError as exc:
-        ctx.err.write(f"ln: failed to create link '{dest}': {exc.strerror}\n")
+        ctx.err.write(f"ln: failed to create link '{dest}': {os_message(exc, write=True)}\n")
         return 1
     return 0
 
@@ -790,42 +867,261 @@ def stat(ctx, args):
 
 
 def file(ctx, args):
-    _, _, names = _opts(args, "bLi")
+    on, _, names = _opts(args, "bLiEk", long_map={"brief": "b", "mime": "i", "mime-type": "T", "dereference": "L"})
+    if not names:
+        raise Usage("Usage: file [-bLi] [--mime-type] file ...")
+    width = max(len(n) for n in names) + 1
+    status = 0
     for name in names:
-        ctx.out.write(f"{name}: {_file_kind(name)}\n")
-    return 0
+        desc, mime = _file_kind(name, "L" in on)
+        if desc.startswith("cannot open") and "E" in on:
+            status = 1
+        shown = mime.split(";")[0] if "T" in on else mime if "i" in on else desc
+        ctx.out.write(shown + "\n" if "b" in on else f"{name + ':':<{width}} {shown}\n")
+    return status
 
 
-def _file_kind(name):
-    if os.path.isdir(name):
-        return "directory"
-    if not os.path.exists(name):
-        return "cannot open (No such file or directory)"
-    with open(name, "rb") as f:
-        head_ = f.read(4096)
-    if not head_:
-        return "empty"
-    sigs = [(b"\x89PNG", "PNG image data"), (b"%PDF", "PDF document"), (b"PK\x03\x04", "Zip archive data"),
-            (b"\x1f\x8b", "gzip compressed data"), (b"GIF8", "GIF image data"), (b"\xff\xd8\xff", "JPEG image data"),
-            (b"SQLite format 3", "SQLite 3.x database")]
-    for sig, desc in sigs:
-        if head_.startswith(sig):
-            return desc
+_FILE_SCRIPTS = {"python": ("Python script, {} executable", "text/x-script.python"),
+                 "bash": ("Bourne-Again shell script, {} executable", "text/x-shellscript"),
+                 "sh": ("POSIX shell script, {} executable", "text/x-shellscript"),
+                 "dash": ("POSIX shell script, {} executable", "text/x-shellscript"),
+                 "zsh": ("Paul Falstad's zsh script, {} executable", "text/x-shellscript"),
+                 "node": ("Node.js script executable, {}", "application/javascript"),
+                 "perl": ("Perl script text executable", "text/x-perl"),
+                 "ruby": ("Ruby script, {} executable", "text/x-ruby")}
+
+
+def _file_kind(name, follow=False):
+    """(description, mime type) as GNU file 5.44 reports them for the common kinds."""
     try:
-        text = head_.decode("utf-8")
-    except UnicodeDecodeError:
-        return "data"
-    if text.startswith("#!"):
-        interp = text.split("\n", 1)[0].split("/")[-1].split()[-1]
-        return f"{interp} script, ASCII text executable" if text.isascii() else f"{interp} script, Unicode text, UTF-8 text executable"
-    stripped = text.lstrip()
-    if stripped.startswith(("{", "[")):
+        if os.path.islink(name) and not follow:
+            return f"symbolic link to {os.readlink(name)}", "inode/symlink; charset=binary"
+        if os.path.isdir(name):
+            return "directory", "inode/directory; charset=binary"
+        with open(name, "rb") as f:
+            data = f.read(1 << 16)
+    except OSError as exc:
+        return f"cannot open `{name}' ({os_message(exc)})", "cannot open"
+    if not data:
+        return "empty", "inode/x-empty; charset=binary"
+    binary = _file_binary(data, name)
+    if binary:
+        return binary
+    return _file_text(data)
+
+
+def _file_binary(data, name):
+    be = int.from_bytes
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
+        w, h, depth, color, interlace = be(data[16:20], "big"), be(data[20:24], "big"), data[24], data[25], data[28]
+        kind = {0: "grayscale", 2: "/color RGB", 3: " colormap", 4: " gray+alpha", 6: "/color RGBA"}.get(color, "")
+        kind = f"{depth}-bit" + (kind if kind.startswith(("/", " ")) else " " + kind)
+        return (f"PNG image data, {w} x {h}, {kind}, {'interlaced' if interlace else 'non-interlaced'}",
+                "image/png; charset=binary")
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return (f"GIF image data, version {data[3:6].decode()}, {be(data[6:8], 'little')} x {be(data[8:10], 'little')}",
+                "image/gif; charset=binary")
+    if data.startswith(b"\xff\xd8\xff"):
+        return _file_jpeg(data), "image/jpeg; charset=binary"
+    if data.startswith(b"%PDF-"):
+        version = re.match(rb"%PDF-(\d+\.\d+)", data)
+        return (f"PDF document, version {version.group(1).decode()}" if version else "PDF document",
+                "application/pdf; charset=binary")
+    if data.startswith(b"PK\x03\x04"):
+        return _file_zip(data)
+    if data.startswith(b"\x1f\x8b"):
+        with open(name, "rb") as f:
+            f.seek(-4, 2)
+            size = int.from_bytes(f.read(4), "little")
+        return _file_gzip(data) + f", original size modulo 2^32 {size}", "application/gzip; charset=binary"
+    if data.startswith(b"BZh") and data[3:4].isdigit():
+        return f"bzip2 compressed data, block size = {data[3:4].decode()}00k", "application/x-bzip2; charset=binary"
+    if data.startswith(b"\xfd7zXZ\x00"):
+        check = {0: "no check", 1: "CRC32", 4: "CRC64", 10: "SHA-256"}.get(data[7] & 0xF, "unknown check")
+        return f"XZ compressed data, checksum {check}", "application/x-xz; charset=binary"
+    if len(data) >= 265 and data[257:263] in (b"ustar\x00", b"ustar "):
+        return ("POSIX tar archive (GNU)" if data[257:265] == b"ustar  \x00" else "POSIX tar archive",
+                "application/x-tar; charset=binary")
+    if data.startswith(b"SQLite format 3\x00") and len(data) >= 100:
+        enc = {1: "UTF-8", 2: "UTF-16 little endian", 3: "UTF-16 big endian"}.get(be(data[56:60], "big"), "")
+        return (f"SQLite 3.x database, last written using SQLite version {be(data[96:100], 'big')}, file counter "
+                f"{be(data[24:28], 'big')}, database pages {be(data[28:32], 'big')}, cookie {hex(be(data[40:44], 'big'))}, "
+                f"schema {be(data[44:48], 'big')}, {enc}, version-valid-for {be(data[92:96], 'big')}",
+                "application/vnd.sqlite3; charset=binary")
+    if data.startswith(b"\x7fELF") and len(data) >= 20:
+        bits = {1: "32-bit", 2: "64-bit"}.get(data[4], "")
+        order = "little" if data[5] == 1 else "big"
+        etype = be(data[16:18], order)
+        kind = {1: "relocatable", 2: "executable", 3: "shared object", 4: "core file"}.get(etype, "unknown type")
+        machine = {3: "Intel 80386", 40: "ARM", 62: "x86-64", 183: "ARM aarch64", 243: "UCB RISC-V"}.get(
+            be(data[18:20], order), "unknown arch")
+        mime = {1: "x-object", 2: "x-executable", 3: "x-sharedlib", 4: "x-coredump"}.get(etype, "octet-stream")
+        linking = _file_elf_linking(data, bits == "64-bit", order)
+        if etype == 3 and linking.startswith("dynamically linked, interpreter"):
+            kind, mime = "pie executable", "x-pie-executable"
+        return (f"ELF {bits} {'LSB' if order == 'little' else 'MSB'} {kind}, {machine}, version {data[6]} (SYSV)"
+                + (f", {linking}" if linking and etype in (2, 3) else ""), f"application/{mime}; charset=binary")
+    if data.startswith(b"\x00asm"):
+        return f"WebAssembly (wasm) binary module version {hex(be(data[4:8], 'little'))}", "application/wasm; charset=binary"
+    return None
+
+
+def _file_elf_linking(data, wide, order):
+    """From the program headers: "dynamically linked, interpreter X", "dynamically linked",
+    "statically linked"."""
+    be = int.from_bytes
+    phoff, phentsize, phnum = ((be(data[32:40], order), be(data[54:56], order), be(data[56:58], order)) if wide
+                               else (be(data[28:32], order), be(data[42:44], order), be(data[44:46], order)))
+    dynamic = False
+    for k in range(phnum):
+        at = phoff + k * phentsize
+        if at + phentsize > len(data):
+            return ""
+        kind = be(data[at:at + 4], order)
+        if kind == 3:  # PT_INTERP
+            off, size = ((be(data[at + 8:at + 16], order), be(data[at + 32:at + 40], order)) if wide
+                         else (be(data[at + 4:at + 8], order), be(data[at + 16:at + 20], order)))
+            return "dynamically linked, interpreter " + _text(data[off:off + size].rstrip(b"\x00"))
+        dynamic = dynamic or kind == 2
+    return "dynamically linked" if dynamic else "statically linked"
+
+
+def _file_jpeg(data):
+    parts = ["JPEG image data"]
+    if data[6:11] == b"JFIF\x00" and len(data) >= 18:
+        units = {0: "aspect ratio", 1: "resolution (DPI)", 2: "resolution (DPCM)"}.get(data[13], "")
+        parts += [f"JFIF standard {data[11]}.{data[12]:02d}", units,
+                  f"density {int.from_bytes(data[14:16], 'big')}x{int.from_bytes(data[16:18], 'big')}",
+                  f"segment length {int.from_bytes(data[4:6], 'big')}"]
+    i = 2
+    while i + 9 < len(data) and data[i] == 0xFF:
+        marker, length = data[i + 1], int.from_bytes(data[i + 2:i + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2):
+            parts += [{0xC0: "baseline", 0xC1: "extended sequential", 0xC2: "progressive"}[marker],
+                      f"precision {data[i + 4]}",
+                      f"{int.from_bytes(data[i + 7:i + 9], 'big')}x{int.from_bytes(data[i + 5:i + 7], 'big')}",
+                      f"components {data[i + 9]}"]
+            break
+        i += 2 + length
+    return ", ".join(p for p in parts if p)
+
+
+def _file_zip(data):
+    import io as _io
+    import zipfile
+
+    try:
+        names = zipfile.ZipFile(_io.BytesIO(data)).namelist() if len(data) < (1 << 16) else []
+    except (zipfile.BadZipFile, ValueError, OSError):
+        names = []
+    if not names:  # a large archive: the names of the local headers in the first bytes
+        le, pos = int.from_bytes, 0
+        while data.startswith(b"PK\x03\x04", pos) and pos + 30 <= len(data):
+            size, n, extra = le(data[pos + 18:pos + 22], "little"), le(data[pos + 26:pos + 28], "little"), le(data[pos + 28:pos + 30], "little")
+            names.append(data[pos + 30:pos + 30 + n].decode("latin-1"))
+            pos += 30 + n + extra + size
+    if names and names[0] in ("[Content_Types].xml", "_rels/.rels") or "[Content_Types].xml" in names:
+        for prefix, desc, mime in (("word/", "Microsoft Word 2007+", "wordprocessingml.document"),
+                                   ("xl/", "Microsoft Excel 2007+", "spreadsheetml.sheet"),
+                                   ("ppt/", "Microsoft PowerPoint 2007+", "presentationml.presentation")):
+            if any(n.startswith(prefix) for n in names):
+                return desc, f"application/vnd.openxmlformats-officedocument.{mime}; charset=binary"
+        return "Microsoft OOXML", "application/octet-stream; charset=binary"
+    version = data[4]
+    method = {0: "store", 8: "deflate", 12: "bzip2", 14: "lzma", 93: "zstd"}.get(int.from_bytes(data[8:10], "little"))
+    desc = f"Zip archive data, at least v{version // 10}.{version % 10} to extract"
+    return desc + (f", compression method={method}" if method else ""), "application/zip; charset=binary"
+
+
+def _file_gzip(data):
+    parts = ["gzip compressed data"]
+    flags, mtime, xfl, os_byte = data[3], int.from_bytes(data[4:8], "little"), data[8], data[9]
+    if flags & 8:
+        start = 10 + (2 + int.from_bytes(data[10:12], "little") if flags & 4 else 0)
+        end = data.find(b"\x00", start)
+        parts.append(f'was "{_text(data[start:end])}"')
+    if mtime:
+        parts.append("last modified: " + time.strftime("%a %b %e %H:%M:%S %Y", time.localtime(mtime)))
+    if xfl in (2, 4):
+        parts.append("max compression" if xfl == 2 else "max speed")
+    if os_byte == 3:
+        parts.append("from Unix")
+    return ", ".join(parts)
+
+
+def _file_text(data):
+    enc, mime_charset, text = None, None, None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        endian = "little" if data[:2] == b"\xff\xfe" else "big"
+        return f"Unicode text, UTF-16, {endian}-endian text", f"text/plain; charset=utf-16{endian[0]}e"
+    bom = data.startswith(b"\xef\xbb\xbf")
+    body = data[3:] if bom else data
+    if re.search(rb"[\x00-\x06\x0e-\x1a\x1c-\x1f\x7f]", body):
+        return "data", "application/octet-stream; charset=binary"
+    if body.isascii() and not bom:
+        enc, mime_charset, text = "ASCII", "us-ascii", body.decode("ascii")
+    else:
         try:
-            json.loads(text)
-            return "JSON text data" if text.isascii() else "JSON text data"
-        except ValueError:
-            pass
-    return "ASCII text" if text.isascii() else "Unicode text, UTF-8 text"
+            text = body.decode("utf-8")
+            enc, mime_charset = "Unicode text, UTF-8" + (" (with BOM)" if bom else ""), "utf-8"
+        except UnicodeDecodeError:
+            text = body.decode("latin-1")
+            if re.search(rb"[\x80-\x9f]", body):
+                enc, mime_charset = "Non-ISO extended-ASCII", "unknown-8bit"
+            else:
+                enc, mime_charset = "ISO-8859", "iso-8859-1"
+    desc, mime = f"{enc} text", "text/plain"
+    first = text.split("\n", 1)[0]
+    if first.startswith("#!"):
+        words = first[2:].split()
+        interp = os.path.basename(words[0]) if words else ""
+        if interp == "env" and len(words) > 1:
+            interp = words[1]
+        key = re.sub(r"[\d.]+$", "", interp)
+        form, mime = _FILE_SCRIPTS.get(key, (f"a {' '.join(words)} script, {{}} executable", "text/x-script"))
+        desc = form.format(desc)
+    elif re.match(r"\s*<\?xml version=\"1\.0\"", text):
+        desc, mime = f"XML 1.0 document, {desc}", "text/xml"
+    elif re.match(r"\s*<(!doctype html|html)", text, re.I):
+        desc, mime = f"HTML document, {desc}", "text/html"
+    elif text.lstrip()[:1] in ("{", "[") and _file_json(text):
+        return "JSON text data", f"application/json; charset={mime_charset}"
+    elif (re.search(r"^from\s+[\w.]+\s+import\s", text, re.M) or re.search(r"^\s{0,8}def\s+\w+\s*\(.*\)\s*(->.*)?:\s*$", text, re.M)
+          or re.search(r"^class\s+\w+.*:\s*$", text, re.M)):
+        desc, mime = f"Python script, {desc} executable", "text/x-script.python"
+    elif re.search(r"^#include\s*[<\"]|^\s*int\s+main\s*\(", text, re.M):
+        desc, mime = f"C source, {desc}", "text/x-c"
+    elif _file_csv(text):
+        desc, mime = "CSV text", "text/csv"
+    lines = re.split(r"\r\n|\r|\n", text)
+    longest = max(len(x) for x in lines)
+    if longest > 300:
+        desc += f", with very long lines ({longest})"
+    ends = [e for e, rx in (("CRLF", r"\r\n"), ("CR", r"\r(?!\n)"), ("LF", r"(?<!\r)\n")) if re.search(rx, text)]
+    if not ends:
+        desc += ", with no line terminators"
+    elif ends != ["LF"]:
+        desc += f", with {', '.join(ends)} line terminators"
+    if "\x1b" in text:
+        desc += ", with escape sequences"
+    if "\b" in text:
+        desc += ", with overstriking"
+    return desc, f"{mime}; charset={mime_charset}"
+
+
+def _file_json(text):
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _file_csv(text):
+    """libmagic's test: at least three lines with the same number (two or more) of fields."""
+    lines = [x for x in text.splitlines()[:10] if x]
+    counts = {x.count(",") for x in lines}
+    return len(lines) >= 3 and len(counts) == 1 and counts.pop() >= 1
 
 
 def find(ctx, args):
@@ -835,44 +1131,136 @@ def find(ctx, args):
         paths.append(args[i])
         i += 1
     paths = paths or ["."]
-    expr = args[i:]
-    tests, actions, maxdepth, mindepth = _find_parse(expr)
+    state = _FindState(ctx)
+    test, maxdepth, mindepth, acted = _find_parse(args[i:], state)
     status = 0
     for root in paths:
-        if not os.path.exists(root):
+        if not os.path.lexists(root):
             ctx.err.write(f"find: '{root}': No such file or directory\n")
             status = 1
             continue
-        for path, depth in _find_walk(root, maxdepth):
+        for path, depth in _find_walk(root, maxdepth, state):
             if depth < mindepth:
                 continue
-            if tests(path):
-                if not actions:
-                    ctx.out.write(path + "\n")
-                for action in actions:
-                    status = action(ctx, path) or status
-    return status
+            state.prune = False
+            if test(path) and not acted:
+                ctx.out.write(path + "\n")
+    for flush in state.flushers:
+        flush()
+    return 1 if status or state.failed else 0
 
 
-def _find_walk(root, maxdepth):
+class _FindState:
+    """What find's predicates share during one run: the context, the start time, whether the
+    current path is pruned, the pending `-exec … +` batches, and whether an action failed."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.now = time.time()
+        self.prune = False
+        self.flushers = []
+        self.failed = False
+
+
+def _find_walk(root, maxdepth, state=None):
+    """Paths under root, depth first in directory order; `state` (find's) can prune, and gets
+    unreadable directories reported."""
     stack = [(root, 0)]
     while stack:
         path, depth = stack.pop()
         yield path, depth
+        if state is not None and state.prune:
+            continue
         if os.path.isdir(path) and not os.path.islink(path) and (maxdepth is None or depth < maxdepth):
             try:
                 # readdir order, as GNU find walks (and the same file system gives the same order)
                 entries = list(reversed(os.listdir(path)))
-            except OSError:
+            except OSError as exc:
+                if state is not None:
+                    state.ctx.err.write(f"find: '{path}': {os_message(exc)}\n")
+                    state.failed = True
                 continue
             for e in entries:
                 stack.append((os.path.join(path, e) if path != "/" else "/" + e, depth + 1))
 
 
-def _find_parse(expr):
+def _find_age(spec, unit, state, stamp):
+    m = re.fullmatch(r"([+-]?)(\d+)", spec)
+    if not m:
+        raise Usage(f"invalid argument `{spec}'")
+    sign, n = m.group(1), int(m.group(2))
+
+    def t(p):
+        try:
+            age = int((state.now - stamp(p)) // unit)
+        except OSError:
+            return False
+        return age > n if sign == "+" else age < n if sign == "-" else age == n
+
+    return t
+
+
+def _find_exec(cmd, batch, in_dir, state):
+    """`-exec CMD {} ;` (a test: true when CMD succeeds) or `-exec CMD {} +` (always true; CMD
+    runs once at the end with every path, and a failure makes find's status 1)."""
+    ctx = state.ctx
+
+    def argv_for(p):
+        return [p if a == "{}" else a.replace("{}", p) for a in cmd]
+
+    def call(argv, cwd=None):
+        old = os.getcwd() if cwd else None
+        try:
+            if cwd:
+                os.chdir(cwd)
+            return ctx.shell.call(argv, _io(ctx))
+        finally:
+            if old:
+                os.chdir(old)
+
+    def local(p):
+        return os.path.dirname(p) or ".", "./" + os.path.basename(p)
+
+    if not batch:
+        def run(p):
+            if in_dir:
+                cwd, name = local(p)
+                return call(argv_for(name), cwd) == 0
+            return call(argv_for(p)) == 0
+
+        return run
+    pending = []
+
+    def flush():
+        if not pending:
+            return
+        at = cmd.index("{}")
+        groups = {}
+        for p in pending:
+            cwd, name = local(p) if in_dir else (None, p)
+            groups.setdefault(cwd, []).append(name)
+        for cwd, names in groups.items():
+            for k in range(0, len(names), 5000):
+                if call(cmd[:at] + names[k:k + 5000] + cmd[at + 1:], cwd) != 0:
+                    state.failed = True
+        pending.clear()
+
+    state.flushers.append(flush)
+
+    def collect(p):
+        pending.append(p)
+        return True
+
+    return collect
+
+
+def _find_parse(expr, state):
+    """The expression as one predicate over paths (actions are predicates with effects), the
+    depth limits, and whether it contains an action (if not, bash's implicit -print)."""
     maxdepth, mindepth = None, 0
-    actions = []
+    acted = False
     tokens = list(expr)
+    ctx = state.ctx
 
     def parse_or(i):
         left, i = parse_and(i)
@@ -883,7 +1271,7 @@ def _find_parse(expr):
 
     def parse_and(i):
         left, i = parse_not(i)
-        while i < len(tokens) and tokens[i] not in ("-o", "-or", ")"):
+        while i < len(tokens) and tokens[i] not in ("-o", "-or", ")", ","):
             if tokens[i] in ("-a", "-and"):
                 i += 1
             right, i = parse_not(i)
@@ -896,14 +1284,23 @@ def _find_parse(expr):
             return (lambda p: not inner(p)), i
         return parse_primary(i)
 
+    def arg(i):
+        if i + 1 >= len(tokens):
+            raise Usage(f"missing argument to `{tokens[i]}'")
+        return tokens[i + 1]
+
     def parse_primary(i):
-        nonlocal maxdepth, mindepth
+        nonlocal maxdepth, mindepth, acted
+        if i >= len(tokens):
+            raise Usage("expected an expression after `" + (tokens[i - 1] if i else "") + "'")
         tok = tokens[i]
         if tok == "(":
             inner, i = parse_or(i + 1)
+            if i >= len(tokens) or tokens[i] != ")":
+                raise Usage("invalid expression; I was expecting to find a ')' somewhere but did not see one.")
             return inner, i + 1
         if tok in ("-name", "-iname", "-path", "-ipath", "-wholename"):
-            pat = tokens[i + 1]
+            pat = arg(i)
             fold = tok in ("-iname", "-ipath")
             whole = tok in ("-path", "-ipath", "-wholename")
 
@@ -912,21 +1309,25 @@ def _find_parse(expr):
                 return _fnmatch_case(subject.lower() if fold else subject, pat.lower() if fold else pat)
 
             return t, i + 2
-        if tok == "-type":
-            kind = tokens[i + 1]
+        if tok in ("-regex", "-iregex"):
+            rx = re.compile(_bre_to_py(arg(i)), re.I if tok == "-iregex" else 0)
+            return (lambda p: rx.fullmatch(p) is not None), i + 2
+        if tok in ("-type", "-xtype"):
+            kinds = arg(i).split(",")
             checks = {"f": lambda p: os.path.isfile(p) and not os.path.islink(p), "d": lambda p: os.path.isdir(p) and not os.path.islink(p),
                       "l": os.path.islink}
-            if kind not in checks:
-                raise Usage(f"Unknown argument to -type: {kind}")
-            return checks[kind], i + 2
+            for kind in kinds:
+                if kind not in checks:
+                    raise Usage(f"Unknown argument to -type: {kind}")
+            return (lambda p: any(checks[k](p) for k in kinds)), i + 2
         if tok == "-maxdepth":
-            maxdepth = int(tokens[i + 1])
+            maxdepth = int(arg(i))
             return (lambda p: True), i + 2
         if tok == "-mindepth":
-            mindepth = int(tokens[i + 1])
+            mindepth = int(arg(i))
             return (lambda p: True), i + 2
         if tok == "-size":
-            spec = tokens[i + 1]
+            spec = arg(i)
             m = re.fullmatch(r"([+-]?)(\d+)([ckMGb]?)", spec)
             if not m:
                 raise Usage(f"invalid argument `{spec}' to `-size'")
@@ -935,76 +1336,82 @@ def _find_parse(expr):
             n = int(num)
 
             def t(p):
-                if not os.path.isfile(p):
-                    return False
-                size = os.path.getsize(p)
+                if os.path.isdir(p) or not os.path.exists(p):
+                    size = 4096 if os.path.isdir(p) else 0
+                else:
+                    size = os.path.getsize(p)
                 units = -(-size // mult)
                 return units > n if sign == "+" else units < n if sign == "-" else units == n
 
             return t, i + 2
-        if tok == "-newer":
-            ref = os.path.getmtime(tokens[i + 1])
-            return (lambda p: os.path.getmtime(p) > ref), i + 2
+        if tok in ("-newer", "-anewer", "-cnewer"):
+            try:
+                ref = os.stat(arg(i)).st_mtime
+            except OSError as exc:
+                raise ShellError(f"'{arg(i)}': {os_message(exc)}") from None
+            return (lambda p: os.lstat(p).st_mtime > ref), i + 2
+        if tok in ("-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin"):
+            unit = 86400 if tok.endswith("time") else 60
+            field = {"m": "st_mtime", "a": "st_atime", "c": "st_ctime"}[tok[1]]
+            return _find_age(arg(i), unit, state, lambda p: getattr(os.lstat(p), field)), i + 2
         if tok == "-empty":
-            return (lambda p: (os.path.isdir(p) and not os.listdir(p)) or (os.path.isfile(p) and os.path.getsize(p) == 0)), i + 1
-        if tok in ("-mtime", "-mmin"):
-            return (lambda p: True), i + 2
-        if tok == "-print":
-            actions.append(lambda ctx, p: ctx.out.write(p + "\n"))
-            return (lambda p: True), i + 1
-        if tok == "-print0":
-            actions.append(lambda ctx, p: ctx.out.write(p + "\0"))
-            return (lambda p: True), i + 1
+            return (lambda p: (os.path.isdir(p) and not os.path.islink(p) and not os.listdir(p))
+                    or (os.path.isfile(p) and not os.path.islink(p) and os.path.getsize(p) == 0)), i + 1
+        if tok in ("-true", "-false"):
+            return (lambda p, v=tok == "-true": v), i + 1
+        if tok == "-prune":
+            def prune(p):
+                state.prune = True
+                return True
+            return prune, i + 1
+        if tok == "-quit":
+            raise Usage("-quit is not supported")
+        if tok in ("-print", "-print0"):
+            acted = True
+            end = "\n" if tok == "-print" else "\0"
+            return (lambda p: ctx.out.write(p + end) or True), i + 1
         if tok == "-delete":
-            def delete(ctx, p):
+            acted = True
+
+            def delete(p):
                 try:
-                    os.rmdir(p) if os.path.isdir(p) else os.remove(p)
-                except OSError:
-                    return 1
-                return 0
-            actions.append(delete)
-            return (lambda p: True), i + 1
-        if tok in ("-exec", "-execdir"):
+                    if os.path.isdir(p) and not os.path.islink(p):
+                        os.rmdir(p)
+                    else:
+                        os.remove(p)
+                except OSError as exc:
+                    ctx.err.write(f"find: cannot delete '{p}': {os_message(exc, write=True)}\n")
+                    state.failed = True
+                    return False
+                return True
+
+            return delete, i + 1
+        if tok in ("-exec", "-execdir", "-ok", "-okdir"):
+            acted = True
             j = i + 1
             cmd = []
             while j < len(tokens) and tokens[j] not in (";", "+"):
                 cmd.append(tokens[j])
                 j += 1
-            if j >= len(tokens):
-                raise Usage("missing argument to `-exec'")
+            if j >= len(tokens) or not cmd:
+                raise Usage(f"missing argument to `{tok}'")
             batch = tokens[j] == "+"
-            if batch:
-                pending = []
-
-                def collect(ctx, p):
-                    pending.append(p)
-                    return 0
-
-                actions.append(collect)
-                actions.append(_FlushExec(cmd, pending))
-            else:
-                def run(ctx, p, cmd=cmd):
-                    argv = [p if a == "{}" else a.replace("{}", p) for a in cmd]
-                    return 0 if ctx.shell.call(argv, _io(ctx)) == 0 else 0
-                actions.append(run)
-            return (lambda p: True), j + 1
+            if batch and (cmd[-1] != "{}" or cmd.count("{}") != 1):
+                raise Usage(f"missing argument to `{tok}'")
+            return _find_exec(cmd, batch, tok.endswith("dir"), state), j + 1
         raise Usage(f"unknown predicate `{tok}'")
 
     if not tokens:
-        return (lambda p: True), [], None, 0
+        return (lambda p: True), None, 0, False
     test, i = parse_or(0)
+    while i < len(tokens) and tokens[i] == ",":
+        right, i = parse_or(i + 1)
+        test = (lambda a, b: lambda p: (a(p), b(p))[1])(test, right)
     if i != len(tokens):
+        if tokens[i] == ")":
+            raise Usage("invalid expression; you have too many ')'")
         raise Usage(f"paths must precede expression: `{tokens[i]}'")
-    flushers = [a for a in actions if isinstance(a, _FlushExec)]
-    plain = [a for a in actions if not isinstance(a, _FlushExec)]
-    if flushers:
-        return test, plain, maxdepth, mindepth
-    return test, actions, maxdepth, mindepth
-
-
-class _FlushExec:
-    def __init__(self, cmd, pending):
-        self.cmd, self.pending = cmd, pending
+    return test, maxdepth, mindepth, acted
 
 
 def _io(ctx):
@@ -1313,84 +1720,148 @@ def _bracket(b):
 
 
 def sort(ctx, args):
-    on, vals, names = _opts(args, "nrufhbVsdgcMR", with_value="ktoS", long_map={"numeric-sort": "n", "reverse": "r", "unique": "u", "human-numeric-sort": "h", "ignore-case": "f"})
+    long_map = {"numeric-sort": "n", "reverse": "r", "unique": "u", "human-numeric-sort": "h", "ignore-case": "f",
+                "key": "k", "field-separator": "t", "output": "o", "stable": "s", "general-numeric-sort": "g",
+                "ignore-leading-blanks": "b", "check": "c", "version-sort": "V", "month-sort": "M",
+                "dictionary-order": "d", "zero-terminated": "z"}
+    on, vals, names = _opts(args, "nrufhbVsdgcMRz", with_value="ktoS", long_map=long_map)
+    keys = [_sort_keyspec(k) for k in _repeated(args, "-k") + [a.split("=", 1)[1] for a in args if a.startswith("--key=")]]
     data, status = _inputs(ctx, names, "sort")
     text = "".join(_text(d) for _, d in data)
-    lines = text.split("\n")
+    eol = "\0" if "z" in on else "\n"
+    lines = text.split(eol)
     if lines and lines[-1] == "":
         lines.pop()
     sep = vals.get("t")
-    keyspec = vals.get("k")
+    glob = "".join(sorted(on & set("nrfhbdgMV")))
+    specs = keys or [(1, 0, None, 0, "")]
+    specs = [(f1, c1, f2, c2, opts or glob) for f1, c1, f2, c2, opts in specs]
 
-    def field_of(line):
-        if not keyspec:
-            return line
-        m = re.match(r"(\d+)(?:\.(\d+))?([a-zA-Z]*)(?:,(\d+)(?:\.(\d+))?([a-zA-Z]*))?", keyspec)
-        start = int(m.group(1))
-        end = int(m.group(4)) if m.group(4) else None
-        if sep is not None:
-            parts = line.split(sep)
-            chosen = parts[start - 1:end] if end else parts[start - 1:]
-            return sep.join(chosen)
-        parts = re.findall(r"\s*\S+", line)
-        chosen = parts[start - 1:end] if end else parts[start - 1:]
-        return "".join(chosen)
+    def compare(a, b):
+        for f1, c1, f2, c2, opts in specs:
+            if keys:
+                x, y = _sort_field(a, sep, f1, c1, f2, c2, opts), _sort_field(b, sep, f1, c1, f2, c2, opts)
+            else:
+                x, y = a, b
+            r = _sort_cmp(x, y, opts)
+            if r:
+                return -r if "r" in opts else r
+        return 0
 
-    key_flags = set(re.findall(r"[a-zA-Z]", keyspec or ""))
-    numeric = "n" in on or "n" in key_flags or "g" in on
-    human = "h" in on or "h" in key_flags
-    reverse = "r" in on or "r" in key_flags
+    def full(a, b):
+        r = compare(a, b)
+        if r or "s" in on or "u" in on:
+            return r
+        # GNU's last-resort comparison: whole lines, bytewise
+        r = (a > b) - (a < b)
+        return -r if "r" in on else r
 
-    def num(s):
-        m = re.match(r"\s*(-?\d+(?:\.\d+)?)", s)
-        return float(m.group(1)) if m else 0.0
-
-    def hnum(s):
-        m = re.match(r"\s*(-?\d+(?:\.\d+)?)([KMGTPE]?)", s)
-        if not m:
-            return 0.0
-        return float(m.group(1)) * 1024 ** " KMGTPE".index(m.group(2) or " ")
-
-    def key(line):
-        f = field_of(line)
-        if "b" in on:
-            f = f.lstrip()
-        if "f" in on:
-            f = f.upper()
-        if human:
-            return (hnum(f), line)
-        if numeric:
-            return (num(f), line)
-        return (f, line) if keyspec else (f,)
-
+    key = functools.cmp_to_key(full)
     if "c" in on:
-        for a, b in zip(lines, lines[1:]):
-            if key(b) < key(a):
-                ctx.err.write(f"sort: -:{lines.index(b) + 1}: disorder: {b}\n")
+        for k in range(1, len(lines)):
+            r = full(lines[k - 1], lines[k])
+            if r > 0 or (r == 0 and "u" in on):
+                ctx.err.write(f"sort: {names[0] if names else '-'}:{k + 1}: disorder: {lines[k]}\n")
                 return 1
         return 0
-    if numeric or human:
-        # GNU sort falls back to comparing whole lines for equal keys (last-resort comparison).
-        lines.sort(key=lambda ln: key(ln)[0] if "s" in on else key(ln), reverse=reverse)
-    else:
-        lines.sort(key=lambda ln: key(ln) if "s" not in on else key(ln)[0], reverse=reverse)
+    lines.sort(key=key)
     if "u" in on:
-        seen = set()
         out = []
         for ln in lines:
-            k = key(ln)[0] if (keyspec or numeric or human) else ln
-            if k in seen:
-                continue
-            seen.add(k)
-            out.append(ln)
+            if not out or compare(out[-1], ln) != 0:
+                out.append(ln)
         lines = out
-    body = "".join(ln + "\n" for ln in lines)
+    body = "".join(ln + eol for ln in lines)
     if "o" in vals:
         with open(vals["o"], "w") as f:
             f.write(body)
     else:
         ctx.out.write(body)
     return status
+
+
+def _sort_keyspec(spec):
+    m = re.fullmatch(r"(\d+)(?:\.(\d+))?([a-zA-Z]*)(?:,(\d+)(?:\.(\d+))?([a-zA-Z]*))?", spec)
+    if not m or int(m.group(1)) == 0:
+        raise ShellError(f"invalid number at field start: invalid count at start of '{spec}'")
+    f2 = int(m.group(4)) if m.group(4) else None
+    return int(m.group(1)), int(m.group(2) or 1), f2, int(m.group(5) or 0), (m.group(3) or "") + (m.group(6) or "")
+
+
+def _sort_field(line, sep, f1, c1, f2, c2, opts):
+    """The text of one key: from field f1 (character c1) to the end of field f2 (or its
+    character c2), fields split at `sep` or (without -t) before each run of blanks."""
+    if sep is not None:
+        starts, pos = [], 0
+        for part in line.split(sep):
+            starts.append((pos, pos + len(part)))
+            pos += len(part) + len(sep)
+    else:
+        starts = [(m.start(), m.end()) for m in re.finditer(r"[ \t]*[^ \t]+", line)]
+    if f1 > len(starts):
+        return ""
+    lo = starts[f1 - 1][0]
+    if "b" in opts:
+        while lo < len(line) and line[lo] in " \t":
+            lo += 1
+    lo += c1 - 1
+    if f2 is None or f2 > len(starts):
+        hi = len(line)
+    elif c2:
+        begin = starts[f2 - 1][0]
+        if "b" in opts:
+            while begin < len(line) and line[begin] in " \t":
+                begin += 1
+        hi = min(begin + c2, len(line))
+    else:
+        hi = starts[f2 - 1][1]
+    return line[lo:hi] if lo < hi else ""
+
+
+def _sort_num(s):
+    m = re.match(r"\s*(-?(?:\d+(?:\.\d*)?|\.\d+))", s)
+    return float(m.group(1)) if m else 0.0
+
+
+def _sort_human(s):
+    m = re.match(r"\s*(-?(?:\d+(?:\.\d*)?|\.\d+))([KMGTPEZY]?)", s)
+    if not m:
+        return (0, 0.0)
+    v = float(m.group(1))
+    return ((1 if v > 0 else -1 if v < 0 else 0) * ("KMGTPEZY".find(m.group(2)) + 2 if m.group(2) else 1), v)
+
+
+def _sort_general(s):
+    try:
+        return (1, float(re.match(r"\s*(\S*)", s).group(1)))
+    except ValueError:
+        return (0, 0.0)
+
+
+def _sort_cmp(x, y, opts):
+    if "b" in opts:
+        x, y = x.lstrip(" \t"), y.lstrip(" \t")
+    if "n" in opts:
+        a, b = _sort_num(x), _sort_num(y)
+    elif "h" in opts:
+        a, b = _sort_human(x), _sort_human(y)
+    elif "g" in opts:
+        a, b = _sort_general(x), _sort_general(y)
+    elif "M" in opts:
+        a, b = (_MONTHS.index(v.strip()[:3].lower()) + 1 if v.strip()[:3].lower() in _MONTHS else 0 for v in (x, y))
+    elif "V" in opts:
+        a, b = ([(int(p) if p.isdigit() else p) for p in re.findall(r"\d+|\D+", v)] for v in (x, y))
+        try:
+            return (a > b) - (a < b)
+        except TypeError:
+            a, b = x, y
+    else:
+        if "d" in opts:
+            x, y = re.sub(r"[^\w\s]", "", x), re.sub(r"[^\w\s]", "", y)
+        if "f" in opts:
+            x, y = x.upper(), y.upper()
+        a, b = x, y
+    return (a > b) - (a < b)
 
 
 def uniq(ctx, args):
@@ -1424,7 +1895,7 @@ def uniq(ctx, args):
 
 
 def cut(ctx, args):
-    on, vals, names = _opts(args, "s", with_value="dfcb", long_map={"delimiter": "d", "fields": "f", "characters": "c", "complement": "complement", "output-delimiter": "od"})
+    on, vals, names = _opts(args, "s", with_value=("d", "f", "c", "b", "od"), long_map={"delimiter": "d", "fields": "f", "characters": "c", "complement": "complement", "output-delimiter": "od"})
     if "f" not in vals and "c" not in vals and "b" not in vals:
         raise Usage("you must specify a list of bytes, characters, or fields")
     data, status = _inputs(ctx, names, "cut")
@@ -1454,7 +1925,16 @@ def cut(ctx, args):
                     out.append(ln + "\n")
                 continue
             parts = ln.split(d)
-            out.append(d.join(p for k, p in enumerate(parts, 1) if pick(k)) + "\n")
+            out.append(vals.get("od", d).join(p for k, p in enumerate(parts, 1) if pick(k)) + "\n")
+        elif "od" in vals:
+            picked = [k for k in range(1, len(ln) + 1) if pick(k)]
+            runs = []
+            for k in picked:
+                if runs and runs[-1][-1] == k - 1:
+                    runs[-1].append(k)
+                else:
+                    runs.append([k])
+            out.append(vals["od"].join("".join(ln[k - 1] for k in run) for run in runs) + "\n")
         else:
             out.append("".join(ch for k, ch in enumerate(ln, 1) if pick(k)) + "\n")
     ctx.out.write("".join(out))
@@ -1791,8 +2271,14 @@ def seq(ctx, args):
     x = first
     decimals = max((len(n.split(".")[1]) for n in nums if "." in n), default=0)
     width = max(len(str(first)), len(str(last))) if "w" in on else 0
+    fmt = vals.get("f")
+    if fmt is not None and not re.fullmatch(r"[^%]*(%%[^%]*)*%[-+ #0']*\d*(\.\d+)?[eEfgGaA]([^%]|%%)*", fmt):
+        raise ShellError(f"invalid format string: '{fmt}'")
     while (step > 0 and x <= last + 1e-9) or (step < 0 and x >= last - 1e-9):
-        text = f"{x:.{decimals}f}" if decimals else str(int(x))
+        if fmt is not None:
+            text = fmt.replace("'", "") % float(x)
+        else:
+            text = f"{x:.{decimals}f}" if decimals else str(int(x))
         out.append(text.zfill(width) if width else text)
         x = x + step
         if step == 0:
@@ -1891,49 +2377,227 @@ def column(ctx, args):
 
 
 def diff(ctx, args):
-    on, vals, names = _opts(args, "uqrNwiBb", with_value="U", long_map={"unified": "u", "brief": "q"})
-    if len(names) != 2:
-        raise Usage("missing operand")
-    a, b = names
-    try:
-        left = _text(_read(ctx, a)).splitlines(keepends=True)
-        right = _text(_read(ctx, b)).splitlines(keepends=True)
-    except FileNotFoundError as exc:
-        ctx.err.write(f"diff: {exc.filename}: No such file or directory\n")
-        return 2
-    if left == right:
-        return 0
-    if "q" in on:
-        ctx.out.write(f"Files {a} and {b} differ\n")
-        return 1
-    if "u" in on or "U" in vals:
-        n = int(vals.get("U", 3))
-        ta = datetime.datetime.fromtimestamp(os.path.getmtime(a)).strftime("%Y-%m-%d %H:%M:%S.%f000 +0000") if a != "-" else ""
-        tb = datetime.datetime.fromtimestamp(os.path.getmtime(b)).strftime("%Y-%m-%d %H:%M:%S.%f000 +0000") if b != "-" else ""
-        for line in difflib.unified_diff(left, right, a, b, ta, tb, n=n):
-            ctx.out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-        return 1
-    sm = difflib.SequenceMatcher(None, left, right, autojunk=False)
-
-    def rng(lo, hi):
-        return f"{lo + 1}" if hi - lo == 1 else f"{lo + 1},{hi}"
-
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag == "equal":
+    labels, rest, switches = [], [], []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--label" and i + 1 < len(args):
+            labels.append(args[i + 1])
+            switches += args[i:i + 2]
+            i += 2
             continue
-        if tag == "delete":
-            ctx.out.write(f"{rng(i1, i2)}d{j1}\n")
-        elif tag == "insert":
-            ctx.out.write(f"{i1}a{rng(j1, j2)}\n")
+        if a.startswith("--label="):
+            labels.append(a[8:])
+        elif a.startswith("--unified=") or a.startswith("-U") and a[2:].isdigit():
+            rest.append("-U" + a.split("=", 1)[-1].lstrip("-U"))
+        elif a == "--":
+            rest += args[i:]
+            break
         else:
-            ctx.out.write(f"{rng(i1, i2)}c{rng(j1, j2)}\n")
-        for line in left[i1:i2]:
-            ctx.out.write("< " + line + ("" if line.endswith("\n") else "\n\\ No newline at end of file\n"))
-        if tag == "replace":
-            ctx.out.write("---\n")
-        for line in right[j1:j2]:
-            ctx.out.write("> " + line + ("" if line.endswith("\n") else "\n\\ No newline at end of file\n"))
-    return 1
+            rest.append(a)
+        if a.startswith("-") and a != "-":
+            switches.append(a)
+        i += 1
+    on, vals, names = _opts(rest, "uqrNwiBbsa", with_value="U", long_map={
+        "unified": "u", "brief": "q", "recursive": "r", "new-file": "N", "ignore-all-space": "w",
+        "ignore-case": "i", "ignore-blank-lines": "B", "ignore-space-change": "b",
+        "report-identical-files": "s", "text": "a"})
+    if len(names) != 2:
+        raise Usage(f"missing operand after '{names[-1]}'" if names else "missing operand")
+    if "U" in vals:
+        on.add("u")
+    context = _count(vals.get("U", "3"), "context lines")
+    run = _Diff(ctx, on, context, labels, "diff " + " ".join(switches) + " " if switches else "diff ")
+    a, b = names
+    for name in (a, b):
+        if name != "-" and not os.path.exists(name):
+            ctx.err.write(f"diff: {name}: No such file or directory\n")
+            return 2
+    a_dir, b_dir = os.path.isdir(a), os.path.isdir(b)
+    if a_dir and b_dir:
+        run.dirs(a, b, top=True)
+    elif a_dir or b_dir:
+        # diff FILE DIR compares FILE with DIR/FILE's name
+        if a_dir:
+            a = _diff_join(a, os.path.basename(b))
+        else:
+            b = _diff_join(b, os.path.basename(a))
+        run.files(a, b)
+    else:
+        run.files(a, b)
+    return run.status
+
+
+def _diff_join(d, name):
+    return d + name if d.endswith("/") else d + "/" + name
+
+
+class _Diff:
+    """One diff run: files, directories (recursively with -r), in normal, unified or brief form;
+    status 0 (same), 1 (different), 2 (trouble)."""
+
+    def __init__(self, ctx, on, context, labels, header):
+        self.ctx, self.on, self.context, self.labels, self.header = ctx, on, context, labels, header
+        self.status = 0
+
+    def read(self, name):
+        if name is None:
+            return b""
+        try:
+            return _read(self.ctx, name)
+        except OSError as exc:
+            self.ctx.err.write(f"diff: {name}: {os_message(exc)}\n")
+            self.status = 2
+            return None
+
+    def key(self, line):
+        if "w" in self.on:
+            line = re.sub(r"\s+", "", line)
+        elif "b" in self.on:
+            line = re.sub(r"[ \t]+", " ", line).rstrip(" \t\n") + "\n"
+        return line.lower() if "i" in self.on else line
+
+    def files(self, a, b, in_dir=False, a_exists=True, b_exists=True):
+        left = self.read(a if a_exists else None)
+        right = self.read(b if b_exists else None)
+        if left is None or right is None:
+            return
+        if left == right:
+            if "s" in self.on:
+                self.ctx.out.write(f"Files {a} and {b} are identical\n")
+            return
+        if "a" not in self.on and (b"\0" in left[:8192] or b"\0" in right[:8192]):
+            self.ctx.out.write(f"Binary files {a} and {b} differ\n")
+            self.status = max(self.status, 1)
+            return
+        lt, rt = _text(left).splitlines(keepends=True), _text(right).splitlines(keepends=True)
+        ops = difflib.SequenceMatcher(None, [self.key(x) for x in lt], [self.key(x) for x in rt], autojunk=False).get_opcodes()
+        changed = [op for op in ops if op[0] != "equal" and not (
+            "B" in self.on and all(not x.strip() for x in lt[op[1]:op[2]] + rt[op[3]:op[4]]))]
+        if not changed:
+            return
+        self.status = max(self.status, 1)
+        if "q" in self.on:
+            self.ctx.out.write(f"Files {a} and {b} differ\n")
+            return
+        if in_dir:
+            self.ctx.out.write(f"{self.header}{a} {b}\n")
+        if "u" in self.on:
+            self.unified(a, b, lt, rt, changed)
+        else:
+            self.normal(lt, rt, changed)
+
+    def normal(self, lt, rt, ops):
+        out = self.ctx.out
+
+        def rng(lo, hi):
+            return f"{lo + 1}" if hi - lo == 1 else f"{lo + 1},{hi}"
+
+        for tag, i1, i2, j1, j2 in ops:
+            if tag == "delete":
+                out.write(f"{rng(i1, i2)}d{j1}\n")
+            elif tag == "insert":
+                out.write(f"{i1}a{rng(j1, j2)}\n")
+            else:
+                out.write(f"{rng(i1, i2)}c{rng(j1, j2)}\n")
+            for line in lt[i1:i2]:
+                out.write("< " + _diff_eol(line))
+            if tag == "replace":
+                out.write("---\n")
+            for line in rt[j1:j2]:
+                out.write("> " + _diff_eol(line))
+
+    def unified(self, a, b, lt, rt, ops):
+        out = self.ctx.out
+        heads = [self.labels[k] if k < len(self.labels) else f"{name}\t{_diff_stamp(name)}" for k, name in enumerate((a, b))]
+        out.write(f"--- {heads[0]}\n+++ {heads[1]}\n")
+        n = self.context
+        # hunks: changes closer than 2n lines share one
+        groups = []
+        for op in ops:
+            if groups and op[1] - groups[-1][-1][2] <= 2 * n:
+                groups[-1].append(op)
+            else:
+                groups.append([op])
+        for group in groups:
+            i1, j1 = max(group[0][1] - n, 0), max(group[0][3] - n, 0)
+            i2, j2 = min(group[-1][2] + n, len(lt)), min(group[-1][4] + n, len(rt))
+            out.write(f"@@ -{_diff_urange(i1, i2)} +{_diff_urange(j1, j2)} @@\n")
+            i = i1
+            for _, o1, o2, p1, p2 in group:
+                for line in lt[i:o1]:
+                    out.write(" " + _diff_eol(line))
+                for line in lt[o1:o2]:
+                    out.write("-" + _diff_eol(line))
+                for line in rt[p1:p2]:
+                    out.write("+" + _diff_eol(line))
+                i = o2
+            for line in lt[i:i2]:
+                out.write(" " + _diff_eol(line))
+
+    def dirs(self, a, b, top=False):
+        try:
+            left, right = set(os.listdir(a)), set(os.listdir(b))
+        except OSError as exc:
+            self.ctx.err.write(f"diff: {exc.filename}: {os_message(exc)}\n")
+            self.status = 2
+            return
+        for name in sorted(left | right, key=lambda s: s.encode("utf-8", "surrogateescape")):
+            pa, pb = _diff_join(a, name), _diff_join(b, name)
+            if name not in right or name not in left:
+                where, path = (a, pa) if name not in right else (b, pb)
+                if "N" in self.on and not os.path.isdir(path):
+                    self.files(pa, pb, True, name in left, name in right)
+                elif "N" in self.on:
+                    self.dirs_one_sided(pa, pb, name in left)
+                else:
+                    self.ctx.out.write(f"Only in {where}: {name}\n")
+                    self.status = max(self.status, 1)
+                continue
+            da, db = os.path.isdir(pa), os.path.isdir(pb)
+            if da and db:
+                if "r" in self.on:
+                    self.dirs(pa, pb)
+                else:
+                    self.ctx.out.write(f"Common subdirectories: {pa} and {pb}\n")
+            elif da or db:
+                kinds = ("directory" if da else "regular file", "directory" if db else "regular file")
+                self.ctx.out.write(f"File {pa} is a {kinds[0]} while file {pb} is a {kinds[1]}\n")
+                self.status = max(self.status, 1)
+            else:
+                self.files(pa, pb, True)
+
+    def dirs_one_sided(self, pa, pb, in_left):
+        if "r" not in self.on:
+            self.ctx.out.write(f"Only in {os.path.dirname(pa if in_left else pb)}: {os.path.basename(pa)}\n")
+            self.status = max(self.status, 1)
+            return
+        base = pa if in_left else pb
+        for name in sorted(os.listdir(base)):
+            sa, sb = _diff_join(pa, name), _diff_join(pb, name)
+            if os.path.isdir(_diff_join(base, name)):
+                self.dirs_one_sided(sa, sb, in_left)
+            else:
+                self.files(sa, sb, True, in_left, not in_left)
+
+
+def _diff_eol(line):
+    return line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+
+
+def _diff_urange(start, stop):
+    length = stop - start
+    if length == 1:
+        return f"{start + 1}"
+    return f"{start if not length else start + 1},{length}"
+
+
+def _diff_stamp(name):
+    if name == "-":
+        return datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S.%f000 %z")
+    st = os.stat(name)
+    when = datetime.datetime.fromtimestamp(st.st_mtime).astimezone()
+    return when.strftime("%Y-%m-%d %H:%M:%S.") + f"{st.st_mtime_ns % 1_000_000_000:09d}" + when.strftime(" %z")
 
 
 def cmp(ctx, args):
@@ -1959,15 +2623,303 @@ def cmp(ctx, args):
 
 
 def date(ctx, args):
-    utc = "-u" in args or "--utc" in args
-    fmt = next((a[1:] for a in args if a.startswith("+")), None)
-    now = datetime.datetime.now(datetime.timezone.utc) if utc else datetime.datetime.now().astimezone()
-    if fmt is None:
-        ctx.out.write(now.strftime("%a %b %e %H:%M:%S %Z %Y") + "\n")
+    utc = False
+    fmt = when = ref = None
+    args = list(args)
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if len(a) > 2 and a[0] == "-" and a[1] in "uR":
+            args[i:i + 1] = [a[:2], "-" + a[2:]]  # bundled: -ud STRING, -uR
+            a = args[i]
+        if a in ("-u", "--utc", "--universal"):
+            utc = True
+        elif a in ("-d", "--date", "-r", "--reference"):
+            if i + 1 >= len(args):
+                raise Usage(f"option requires an argument -- '{a.lstrip('-')[0]}'")
+            i += 1
+            if a in ("-d", "--date"):
+                when = args[i]
+            else:
+                ref = args[i]
+        elif a.startswith("--date="):
+            when = a[7:]
+        elif a.startswith("--reference="):
+            ref = a[12:]
+        elif a.startswith("-d") and len(a) > 2:
+            when = a[2:]
+        elif a.startswith("-I") or a.startswith("--iso-8601"):
+            spec = a[2:] if a.startswith("-I") else a[len("--iso-8601"):].lstrip("=")
+            fmt = _DATE_ISO.get(spec or "date")
+            if fmt is None:
+                raise Usage(f"invalid argument '{spec}' for '--iso-8601'")
+        elif a in ("-R", "--rfc-email", "--rfc-2822"):
+            fmt = "%a, %d %b %Y %H:%M:%S %z"
+        elif a.startswith("--rfc-3339="):
+            fmt = {"date": "%Y-%m-%d", "seconds": "%Y-%m-%d %H:%M:%S%:z", "ns": "%Y-%m-%d %H:%M:%S.%N%:z"}.get(a[11:])
+            if fmt is None:
+                raise Usage(f"invalid argument '{a[11:]}' for '--rfc-3339'")
+        elif a in ("-s", "--set") or a.startswith("--set="):
+            ctx.err.write("date: cannot set date: Operation not permitted\n")
+            return 1
+        elif a.startswith("+"):
+            if fmt is not None and not fmt.startswith("%"):
+                raise Usage("multiple output formats specified")
+            fmt = a[1:]
+        elif a.startswith("-") and a != "-":
+            raise Usage(f"invalid option -- '{a[1:2]}'")
+        else:
+            raise ShellError(f"invalid date '{a}'")
+        i += 1
+    tz = _date_zone(ctx, utc)
+    if ref is not None:
+        try:
+            moment = datetime.datetime.fromtimestamp(os.stat(ref).st_mtime, tz)
+        except OSError as exc:
+            raise ShellError(f"{ref}: {os_message(exc)}") from None
+    elif when is not None:
+        moment = _parse_date(when, tz)
+        if moment is None:
+            ctx.err.write(f"date: invalid date '{when}'\n")
+            return 1
     else:
-        fmt = fmt.replace("%N", f"{now.microsecond * 1000:09d}").replace("%s", str(int(now.timestamp())))
-        ctx.out.write(now.strftime(fmt) + "\n")
+        moment = datetime.datetime.now(tz)
+    ctx.out.write(_strftime(moment, "%a %b %e %H:%M:%S %Z %Y" if fmt is None else fmt) + "\n")
     return 0
+
+
+_DATE_ISO = {"date": "%Y-%m-%d", "hours": "%Y-%m-%dT%H%:z", "minutes": "%Y-%m-%dT%H:%M%:z",
+             "seconds": "%Y-%m-%dT%H:%M:%S%:z", "ns": "%Y-%m-%dT%H:%M:%S,%N%:z"}
+
+
+def _date_zone(ctx, utc):
+    """The zone date shows: UTC for -u or TZ=UTC (the sandbox's clock is UTC), a named TZ when
+    the zone database has it, else the local zone."""
+    name = ctx.env.get("TZ")
+    if utc or (name is not None and name.lstrip(":") in ("", "UTC", "UTC0", "GMT", "GMT0", "Etc/UTC", "UCT", "Z")):
+        return datetime.timezone.utc
+    if name:
+        try:
+            import zoneinfo
+
+            return zoneinfo.ZoneInfo(name.lstrip(":"))
+        except Exception:
+            return datetime.timezone.utc
+    return datetime.datetime.now().astimezone().tzinfo
+
+
+def _strftime(moment, fmt):
+    """strftime with GNU date's extensions: %N (nanoseconds), %s (epoch seconds), %:z, %P, and
+    the padding flags `-`, `_` and `^`."""
+    def conv(m):
+        flag, spec = m.group(1), m.group(2)
+        if spec == "%":
+            return "%"
+        if spec == "N":
+            value = f"{moment.microsecond * 1000:09d}"
+        elif spec == "s":
+            value = str(int(moment.timestamp() // 1))
+        elif spec == ":z":
+            z = moment.strftime("%z")
+            value = z[:3] + ":" + z[3:] if z else ""
+        elif spec == "P":
+            value = moment.strftime("%p").lower()
+        elif spec in "ekl":
+            value = f"{(moment.day, moment.hour, (moment.hour % 12) or 12)['ekl'.index(spec)]:2d}"
+        else:
+            value = moment.strftime("%" + spec)
+        if flag == "-" and value.strip().isdigit():
+            value = value.lstrip("0 ") or "0"
+        elif flag == "_" and value.isdigit():
+            value = (value.lstrip("0") or "0").rjust(len(value))
+        elif flag == "^":
+            value = value.upper()
+        return value
+
+    return re.sub(r"%([-_^]?)(:z|.)", conv, fmt)
+
+
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+_UNITS = {"year": ("months", 12), "month": ("months", 1), "fortnight": ("days", 14), "week": ("days", 7),
+          "day": ("days", 1), "hour": ("seconds", 3600), "minute": ("seconds", 60), "min": ("seconds", 60),
+          "second": ("seconds", 1), "sec": ("seconds", 1)}
+_DATE_TOKEN = re.compile(
+    r"\s*(?:(?P<iso>\d{4}-\d{1,2}-\d{1,2})t?|(?P<us>\d{1,2}/\d{1,2}/\d{4})"
+    r"|(?P<time>\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(?P<tzo>z|[+-]\d{2}:?\d{2})?"
+    r"|(?P<num>[+-]?\s*\d+)|(?P<word>[a-z]+\.?)|(?P<comma>,))")
+
+
+def _date_word(word, table, full):
+    """The index of `word` in `table` (three-letter prefixes), or None."""
+    w = word.rstrip(".")
+    for k, short in enumerate(table):
+        if w == short or (w.startswith(short) and full[k].startswith(w)):
+            return k
+    return None
+
+
+def _parse_date(text, tz):
+    """GNU date's -d: ISO dates and times, `@EPOCH`, month names, now/today/yesterday/tomorrow,
+    relative items (`+3 days`, `2 weeks ago`, `next monday`, `last month`) on a base date.
+    Returns an aware datetime, or None for what GNU would refuse."""
+    s = text.strip().lower()
+    m = re.fullmatch(r"@\s*([+-]?\d+(?:\.\d+)?)", s)
+    if m:
+        return datetime.datetime.fromtimestamp(float(m.group(1)), tz)
+    months_full = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+                   "october", "november", "december"]
+    days_full = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    tokens = []
+    pos = 0
+    while pos < len(s):
+        m = _DATE_TOKEN.match(s, pos)
+        if not m or m.end() == pos:
+            if s[pos:].strip() == "":
+                break
+            return None
+        pos = m.end()
+        kind = m.lastgroup if m.lastgroup != "tzo" else "time"
+        tokens.append((kind, m.group(kind), m))
+    ymd = hms = zone = None
+    rel = {"months": 0, "days": 0, "seconds": 0}
+    weekday = None
+    ordinal = None
+    last_rel = None
+    month_word = None
+    loose = []  # plain numbers waiting for a month name
+    k = 0
+    while k < len(tokens):
+        kind, value, m = tokens[k]
+        nxt = tokens[k + 1] if k + 1 < len(tokens) else (None, None, None)
+        if kind == "iso":
+            if ymd:
+                return None
+            ymd = tuple(int(x) for x in value.split("-"))
+        elif kind == "us":
+            if ymd:
+                return None
+            mo, d, y = (int(x) for x in value.split("/"))
+            ymd = (y, mo, d)
+        elif kind == "time":
+            if hms:
+                return None
+            parts = value.split(":")
+            sec = parts[2] if len(parts) > 2 else "0"
+            whole, _, frac = sec.replace(",", ".").partition(".")
+            hms = [int(parts[0]), int(parts[1]), int(whole), int((frac + "000000")[:6])]
+            tzo = m.group("tzo")
+            if tzo:
+                zone = 0 if tzo == "z" else _date_offset(tzo)
+            elif nxt[0] == "num" and nxt[1][0] in "+-":
+                zone = _date_offset(nxt[1].replace(" ", ""))  # GNU reads `12:30 +1` as a zone
+                if zone is None:
+                    return None
+                k += 1
+        elif kind == "num":
+            n = int(value.replace(" ", ""))
+            unit = _date_unit(nxt[1]) if nxt[0] == "word" else None
+            if unit is not None:
+                field, mult = _UNITS[unit]
+                rel[field] += n * mult
+                last_rel = (field, n * mult)
+                k += 1
+            elif nxt[0] == "word" and nxt[1] in ("am", "pm") and hms is None and value.isdigit():
+                hms = [n, 0, 0, 0]  # `2pm`
+            elif re.fullmatch(r"\d{8}", value) and ymd is None:
+                ymd = (int(value[:4]), int(value[4:6]), int(value[6:]))
+            elif value.isdigit():
+                loose.append(n)
+            else:
+                return None
+        elif kind == "word":
+            w = value.rstrip(".")
+            if w in ("now", "today"):
+                pass
+            elif w in ("yesterday", "tomorrow"):
+                rel["days"] += -1 if w == "yesterday" else 1
+            elif w in ("next", "last", "this"):
+                ordinal = {"next": 1, "last": -1, "this": 0}[w]
+                if nxt[0] != "word":
+                    return None
+            elif w == "ago":
+                if last_rel is None:
+                    return None
+                rel[last_rel[0]] -= 2 * last_rel[1]
+                last_rel = None
+            elif w in ("utc", "gmt", "z"):
+                zone = 0
+            elif w in ("am", "pm"):
+                if not hms or not 1 <= hms[0] <= 12:
+                    return None
+                hms[0] = hms[0] % 12 + (12 if w == "pm" else 0)
+            elif _date_unit(w) is not None:
+                field, mult = _UNITS[_date_unit(w)]
+                n = 1 if ordinal is None else ordinal
+                rel[field] += n * mult
+                last_rel = (field, n * mult)
+                ordinal = None
+            elif _date_word(w, _WEEKDAYS, days_full) is not None:
+                if weekday is not None:
+                    return None
+                weekday = (0 if ordinal is None else ordinal, _date_word(w, _WEEKDAYS, days_full))
+                ordinal = None
+            elif _date_word(w, _MONTHS, months_full) is not None:
+                if month_word is not None or ymd:
+                    return None
+                month_word = _date_word(w, _MONTHS, months_full) + 1
+            else:
+                return None
+        k += 1
+    if month_word is not None:
+        # `Mar 1 2024`, `1 Mar 2024`, `March 1, 2024`, `Mar 1` (this year)
+        day = next((n for n in loose if n <= 31), None)
+        year = next((n for n in loose if n > 31), None)
+        if day is None or len(loose) > 2:
+            return None
+        ymd = (year if year is not None else datetime.datetime.now(tz).year, month_word, day)
+    elif loose:
+        return None
+    now = datetime.datetime.now(tz)
+    try:
+        if ymd is None:
+            ymd = (now.year, now.month, now.day)
+            if hms is None and weekday is None:
+                hms = [now.hour, now.minute, now.second, now.microsecond]
+        elif weekday is not None:
+            weekday = None  # GNU ignores a day of the week next to a calendar date
+        hms = hms or [0, 0, 0, 0]
+        base = datetime.datetime(*ymd, *hms)
+        if weekday is not None:
+            order, day = weekday
+            w = base.weekday()
+            base += datetime.timedelta(days=(day - w + 7) % 7 + 7 * (order - (order > 0 and w != day)))
+        months = base.year * 12 + base.month - 1 + rel["months"]
+        # mktime's normalization: Jan 31 + 1 month is Mar 2 (or 3)
+        base = (datetime.datetime(months // 12, months % 12 + 1, 1, base.hour, base.minute, base.second, base.microsecond)
+                + datetime.timedelta(days=base.day - 1 + rel["days"]))
+        zone_info = tz if zone is None else datetime.timezone(datetime.timedelta(seconds=zone))
+        moment = base.replace(tzinfo=zone_info)
+        return (moment + datetime.timedelta(seconds=rel["seconds"])).astimezone(tz)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _date_unit(word):
+    """`days` / `day` / `min` / `secs`: the unit's name in _UNITS, or None."""
+    for name in (word, word[:-1] if word.endswith("s") else None):
+        if name in _UNITS:
+            return name
+    return None
+
+
+def _date_offset(text):
+    """`+1`, `-05`, `+0200`, `+02:00` as seconds east of UTC, or None."""
+    m = re.fullmatch(r"([+-])(\d{1,2})(?::?(\d{2}))?", text)
+    if not m:
+        return None
+    sign = -1 if m.group(1) == "-" else 1
+    return sign * (int(m.group(2)) * 3600 + int(m.group(3) or 0) * 60)
 
 
 def sleep(ctx, args):
@@ -2085,7 +3037,16 @@ def _expr_atom(t):
         t.pop(0)
         return v
     if tok == "length":
-        return len(t.pop(0))
+        return len(str(t.pop(0)))
+    if tok == "substr" and len(t) >= 3:
+        text, pos, n = str(t.pop(0)), int(t.pop(0)), int(t.pop(0))
+        return text[pos - 1:pos - 1 + n] if pos > 0 and n > 0 else ""
+    if tok == "index" and len(t) >= 2:
+        text, chars = str(t.pop(0)), str(t.pop(0))
+        return min((text.index(c) + 1 for c in chars if c in text), default=0)
+    if tok == "match" and len(t) >= 2:
+        tok = t.pop(0)
+        t.insert(0, ":")
     if t and t[0] == ":":
         t.pop(0)
         pat = t.pop(0)
@@ -2308,7 +3269,7 @@ def tar(ctx, args):
     base = vals.get("C", ".")
     try:
         if "c" in on:
-            with tarfile.open(archive, "w:gz" if "z" in on else "w") as t:
+            with tarfile.open(archive, "w:gz" if "z" in on else "w", format=tarfile.GNU_FORMAT) as t:
                 for n in names:
                     t.add(n)
                     if "v" in on:
@@ -2369,11 +3330,16 @@ def zip_(ctx, args):
 def unzip(ctx, args):
     import zipfile
 
-    on, vals, names = _opts(args, "loqn", with_value="d")
+    on, vals, names = _opts(args, "loqnp", with_value="d")
     if not names:
         raise Usage("usage: unzip [-l] archive.zip [-d dir]")
     try:
         with zipfile.ZipFile(names[0]) as z:
+            if "p" in on:  # members to stdout
+                for info in z.infolist():
+                    if not info.is_dir() and (len(names) == 1 or any(_fnmatch_case(info.filename, n) for n in names[1:])):
+                        ctx.out.write(z.read(info))
+                return 0
             if "l" in on:
                 for info in z.infolist():
                     ctx.out.write(f"{info.file_size:>9}  {info.filename}\n")
