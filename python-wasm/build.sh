@@ -41,15 +41,42 @@ WIZER_VER=10.0.0
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1767225600}
 export TZ=UTC LC_ALL=C.UTF-8 PYTHONHASHSEED=0
 
-CC_WASM="clang-16 --target=wasm32-wasi --sysroot=$SYSROOT"
+# clang runs binaryen's wasm-opt after every wasm link when it finds one (first in -B dirs,
+# then on PATH): a machine with binaryen would then build a different artifact, and configure's
+# link probes can fail there (it lost _sqlite3). $NOOPT holds a wasm-opt that does nothing.
+NOOPT=$BUILD/no-wasm-opt
+CC_WASM="clang-16 --target=wasm32-wasi --sysroot=$SYSROOT -B$NOOPT"
 # -ffile-prefix-map keeps build paths out of the binary (reproducible across checkouts).
 CFLAGS_WASM="-O2 -g0 -ffile-prefix-map=$BUILD=/build -D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_GETPID -D_WASI_EMULATED_PROCESS_CLOCKS"
 JOBS=${JOBS:-$(nproc)}
+# Stdlib extension modules that must be built in: configure quietly leaves out any module whose
+# probe fails, and the build would otherwise succeed without it.
+REQUIRED_MODULES=(_sqlite3 zlib _bz2 _lzma _decimal pyexpat _elementtree binascii _json _struct
+                  _datetime _zoneinfo math array select unicodedata _sha256 _blake2 _sha3)
 
 # Applies a patch once: skipped when it reverses cleanly (already applied), fatal when it fails.
 apply_patch() {
     if patch -p1 -R --dry-run -s -f < "$1" >/dev/null 2>&1; then return; fi
     patch -p1 -s -f < "$1"
+}
+
+no_wasm_opt() {
+    mkdir -p "$NOOPT"
+    printf '#!/bin/sh\nexit 0\n' > "$NOOPT/wasm-opt"
+    chmod +x "$NOOPT/wasm-opt"
+}
+
+# Fails unless configure (Makefile: MODULE_<NAME>_STATE=yes) builds every required module.
+check_modules() {
+    local m var missing=()
+    for m in "${REQUIRED_MODULES[@]}"; do
+        var="MODULE_${m^^}_STATE"
+        grep -q "^$var=yes\$" Makefile || missing+=("$m ($(sed -n "s/^$var=//p" Makefile))")
+    done
+    if (( ${#missing[@]} )); then
+        echo "required stdlib modules missing: ${missing[*]}; see config.log" >&2
+        exit 1
+    fi
 }
 
 log() { printf '\n== %s\n' "$*" >&2; }
@@ -164,9 +191,11 @@ step_cpython() {
         "../src/$PY_PKG-3.11.2/configure" -C --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" \
         --with-build-python="$(command -v python3.11)" --disable-shared --disable-ipv6 \
         --without-ensurepip --disable-test-modules --with-pymalloc --without-pydebug
+    check_modules
     # python.wasm is not shipped; linking it proves the objects are complete. pybuilddir.txt
     # generates the guest's _sysconfigdata module.
     make -j"$JOBS" libpython3.11.a python.wasm pybuilddir.txt
+    check_modules
 }
 
 step_stdlib() {
@@ -185,13 +214,16 @@ step_reactor() {
     $CC_WASM $CFLAGS_WASM -c "$HERE/driver/cove_quota.c" -o "$BUILD/cove_quota.o"
     $CC_WASM $CFLAGS_WASM -c "$HERE/driver/cove_snapshot.c" -o "$BUILD/cove_snapshot.o"
     # libc's own calls into these WASI imports go through the wrappers in cove_quota.c (the
-    # workspace quota) and cove_snapshot.c (a deterministic snapshot).
+    # workspace quota, open files and directory depth) and cove_snapshot.c (a deterministic
+    # snapshot).
     local wraps=""
     for f in random_get clock_time_get fd_filestat_get path_filestat_get fd_readdir \
              fd_write fd_pwrite fd_filestat_set_size fd_allocate path_open path_create_directory \
-             path_symlink path_link path_unlink_file path_remove_directory; do
+             path_symlink path_link path_unlink_file path_remove_directory path_rename \
+             fd_close fd_renumber; do
         wraps="$wraps -Wl,--wrap=__wasi_$f"
     done
+    wraps="$wraps -Wl,--wrap=strerror"  # Linux's words for the limits' errnos (cove_quota.c)
     # Every object and library python.wasm links, minus its main() (Programs/python.o).
     local objs libs
     objs=$(make -s -C "$py" -f Makefile -f "$HERE/print-vars.mk" print-objs)
@@ -235,6 +267,7 @@ ALL_STEPS=(toolchain sources sysroot zlib bzip2 xz sqlite cpython stdlib reactor
 
 main() {
     if [[ ${1:-} == clean ]]; then rm -rf "$STAMPS"; exit 0; fi
+    no_wasm_opt
     local steps=("$@")
     (( ${#steps[@]} )) || steps=("${ALL_STEPS[@]}")
     for s in "${steps[@]}"; do

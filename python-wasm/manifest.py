@@ -60,7 +60,7 @@ def write(args: argparse.Namespace) -> None:
         "format": 1,
         "python": "3.11.2",
         "abi": "wasm32-wasi reactor, pre-initialised by Wizer",
-        "exports": ["cove_buffer", "cove_call"],
+        "exports": ["cove_buffer", "cove_call", "cove_limits"],
         "imports": {"cove": ["host_call", "host_reply"]},
         "preopens": ["/usr/lib", "/workspace"],
         "source_packages": {

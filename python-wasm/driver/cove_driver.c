@@ -8,6 +8,11 @@
  *                               run the request in the buffer's first n bytes with that much
  *                               workspace quota left; returns (response ptr << 32) | length,
  *                               bit 31 set if the quota was hit; -1 if the driver failed
+ *   cove_limits(max_open_files, max_dir_depth)
+ *                               the session's caps on descriptors held open at once and on
+ *                               directory depth below /workspace (negative: none); the host
+ *                               calls it once, right after instantiating. Until then there are
+ *                               none (the snapshot is made without them). See cove_quota.c.
  * Imports (module "cove"):
  *   host_call(ptr, n) -> len    hand the host a request; returns the reply's length, or -1
  *   host_reply(ptr)             copy the pending reply into guest memory at ptr
@@ -23,6 +28,7 @@ extern void _initialize(void);
 extern int cove_snapshotting; /* cove_snapshot.c */
 void cove_quota_reset(int64_t bytes_left, int64_t files_left); /* cove_quota.c */
 int cove_quota_hit(void);
+void cove_quota_limits(int32_t max_open_files, int32_t max_dir_depth);
 
 __attribute__((import_module("cove"), import_name("host_call")))
 int32_t cove_import_host_call(const uint8_t *ptr, int32_t len);
@@ -201,4 +207,13 @@ cove_call(int32_t len, int64_t bytes_left, int64_t files_left)
     uint64_t ptr = (uint64_t)(uintptr_t)PyBytes_AS_STRING(resp);
     uint64_t low = (uint64_t)PyBytes_GET_SIZE(resp) | (cove_quota_hit() ? 0x80000000u : 0u);
     return (int64_t)((ptr << 32) | low);
+}
+
+/* The session's caps on open descriptors and directory depth, enforced in cove_quota.c. Called
+ * by the host once per instance, before the first cove_call; negative means no cap. */
+__attribute__((export_name("cove_limits")))
+void
+cove_limits(int32_t max_open_files, int32_t max_dir_depth)
+{
+    cove_quota_limits(max_open_files, max_dir_depth);
 }

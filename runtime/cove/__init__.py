@@ -38,6 +38,7 @@ from ._tools import (
     decode_tool_call,
     validate_call,
 )
+from ._transfer import Upload, WorkspaceFile, check_new_name
 from ._workspace import FileInfo
 
 __all__ = [
@@ -73,7 +74,10 @@ __all__ = [
     "TooLargeError",
     "ToolCall",
     "UnknownToolError",
+    "Upload",
+    "WorkspaceFile",
     "WorkspaceFileNotFoundError",
+    "check_new_name",
     "decode_tool_call",
     "result_type",
     "validate_call",

@@ -29,6 +29,10 @@ __all__ = [
 
 NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
 PositiveInt = Annotated[int, msgspec.Meta(ge=1)]
+# A tool-use id is echoed twice in every response, and the gateway hands it back to the model's
+# API: bounded, and in the alphabet of Anthropic's tool-use ids. Empty means absent (one is
+# generated), as before the bound.
+ToolUseId = Annotated[str, msgspec.Meta(max_length=256, pattern="^[A-Za-z0-9_-]*$")]
 
 
 class CodeExecutionInput(msgspec.Struct, frozen=True, kw_only=True):
@@ -54,7 +58,7 @@ class TextEditorInput(msgspec.Struct, frozen=True, kw_only=True):
 
 class _Call(msgspec.Struct, frozen=True, kw_only=True, tag_field="tool"):
     timeout_seconds: PositiveInt | None = None
-    tool_use_id: str | None = None
+    tool_use_id: ToolUseId | None = None
 
     def tool_kind(self) -> str:
         """The contract's tool kind of this call (its `tool` tag)."""

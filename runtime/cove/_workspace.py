@@ -206,29 +206,13 @@ class Workspace:
 
         Raises:
             TooLargeError: the workspace quota would be exceeded.
-            PathOutsideWorkspaceError, NotAFileError.
+            PathOutsideWorkspaceError, NotAFileError, InvalidRequestError (a control character
+            in the name).
         """
-        target = self.resolve(path)
-        rel = self.relative(target)
-        old = usage.signatures.get(rel)
-        new_files = 0 if old else 1
-        missing_dirs = 0
-        parent = target.parent
-        while parent != self.root and not parent.exists():
-            missing_dirs += 1
-            parent = parent.parent
-        grown = usage.bytes - (old[1] if old else 0) + len(data)
-        if grown > bytes_limit:
-            raise TooLargeError("the workspace", grown, bytes_limit)
-        if usage.files + new_files + missing_dirs > files_limit:
-            raise TooLargeError(
-                "the workspace file count", usage.files + new_files + missing_dirs, files_limit
-            )
-        if target.is_dir() and not target.is_symlink():
-            raise NotAFileError(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # Re-check after creating parents: nothing on the way may be a link.
-        self.resolve(path)
+        check_new_name(path)
+        target, rel = self._admit(
+            path, len(data), usage=usage, bytes_limit=bytes_limit, files_limit=files_limit
+        )
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".cove-upload-")
         try:
             with os.fdopen(fd, "wb") as f:

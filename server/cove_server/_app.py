@@ -10,7 +10,6 @@ import hmac
 import json
 import logging
 import pathlib
-import posixpath
 import re
 import time
 from collections.abc import AsyncGenerator
@@ -19,7 +18,6 @@ from typing import Any
 
 import msgspec
 from litestar import Litestar, Request, Response, delete, get, post
-from litestar.datastructures import UploadFile
 from litestar.exceptions import HTTPException
 from litestar.params import FromPath, FromQuery
 from litestar.types import (
@@ -28,7 +26,9 @@ from litestar.types import (
 
 import cove
 
+from ._deadlines import BodyDeadline
 from ._errors import handle_cove_error, handle_http_exception, handle_unexpected
+from ._files import FileDownload, receive_upload
 from ._metrics import Metrics
 from ._settings import ServerSettings
 from ._wire import (
@@ -140,7 +140,11 @@ def _served_openapi() -> dict[str, Any]:
     doc["servers"] = [{"url": "/"}]
     plain = {"200": {"description": "OK"}}
     doc["paths"]["/health"] = {
-        "get": {"operationId": "Health", "summary": "Liveness", "responses": plain}
+        "get": {
+            "operationId": "Health",
+            "summary": "Liveness",
+            "responses": {**plain, "503": {"description": "The pool is not open"}},
+        }
     }
     doc["paths"]["/ready"] = {
         "get": {
@@ -153,13 +157,6 @@ def _served_openapi() -> dict[str, Any]:
         "get": {"operationId": "Metrics", "summary": "Prometheus metrics", "responses": plain}
     }
     return doc
-
-
-def _safe_name(filename: str | None) -> str | None:
-    if not filename:
-        return None
-    name = posixpath.basename(filename.replace("\\", "/"))
-    return name if name not in ("", ".", "..") else None
 
 
 def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = None) -> Litestar:
@@ -219,42 +216,28 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
         return FileList(files=await session.list_files(path))
 
     @get("/sessions/{session_id:str}/files")
-    async def get_file(session_id: FromPath[str], path: FromQuery[str]) -> Response[bytes]:
+    async def get_file(session_id: FromPath[str], path: FromQuery[str]) -> FileDownload:
         session = the_pool.get_session(session_id)
         if not path:
             raise cove.InvalidRequestError("path must not be empty")
-        data, media_type = await session.read_file(path)
-        name = (_safe_name(path) or "file").replace('"', "")
-        return Response(
-            content=data,
-            media_type=media_type,
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
-        )
+        # From here the response owns the open file and closes it, whatever happens.
+        return FileDownload(await session.open_file(path), path=path)
 
     @post("/sessions/{session_id:str}/files", status_code=201)
     async def put_file(
         session_id: FromPath[str], request: Request[Any, Any, Any]
     ) -> FileUploadResult:
         session = the_pool.get_session(session_id)
-        content_type = request.headers.get("content-type", "")
-        if not content_type.startswith("multipart/form-data"):
-            raise cove.InvalidRequestError("PutFile takes multipart/form-data with a `file` part")
-        form = await request.form()
-        upload = form.get("file")
-        if not isinstance(upload, UploadFile):
-            raise cove.InvalidRequestError("multipart body has no `file` part")
-        path = form.get("path")
-        if not isinstance(path, str) or not path:
-            path = _safe_name(upload.filename)
-        if path is None:
-            raise cove.InvalidRequestError("no `path` given and the upload has no usable filename")
-        data = await upload.read()
-        stored = await session.write_file(path, data)
-        return FileUploadResult(path=stored.path, size_bytes=stored.size_bytes)
+        return await receive_upload(request, session, max_body_bytes=settings.max_body_bytes)
 
     @get("/health")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health() -> Response[bytes]:
+        alive = the_pool.alive
+        return Response(
+            content=msgspec.json.encode({"status": "ok" if alive else "unavailable"}),
+            media_type="application/json",
+            status_code=200 if alive else 503,
+        )
 
     @get("/ready")
     async def ready() -> Response[bytes]:
@@ -284,6 +267,11 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
     def edge(app: ASGIApp) -> ASGIApp:
         return _Edge(app, settings.token, metrics)
 
+    def body_deadline(app: ASGIApp) -> ASGIApp:
+        return BodyDeadline(
+            app, idle_s=settings.body_idle_timeout_s, total_s=settings.body_timeout_s
+        )
+
     return Litestar(
         route_handlers=[
             create_session,
@@ -298,7 +286,7 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
             openapi,
         ],
         lifespan=[lifespan],
-        middleware=[edge],
+        middleware=[edge, body_deadline],
         exception_handlers={
             cove.CoveError: handle_cove_error,
             HTTPException: handle_http_exception,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import sys
 import time
 from typing import Any, cast
@@ -70,8 +71,17 @@ def main(argv: list[str] | None = None) -> None:
     import os
 
     env = dict(os.environ)
-    if args.token_env:
-        env["COVE_TOKEN"] = env.get(args.token_env, "")
+    if args.token_env is not None:
+        # A token source named on the command line must hold a token: starting without
+        # authentication because a variable is missing would fail open.
+        token = env.get(args.token_env, "")
+        if not token.strip():
+            parser.error(
+                f"--token-env {args.token_env}: the variable is "
+                f"{'empty' if args.token_env in env else 'not set'}; refusing to start "
+                "without the bearer token it should hold"
+            )
+        env["COVE_TOKEN"] = token
     for flag, var in (
         ("host", "COVE_HOST"),
         ("port", "COVE_PORT"),
@@ -96,7 +106,9 @@ def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
     from ._app import create_app
+    from ._deadlines import http_protocol
 
+    _raise_descriptor_limit(settings)
     app = create_app(settings=settings)
     logging.getLogger("cove_server").info(
         "serving on http://%s:%d (auth %s)",
@@ -113,7 +125,42 @@ def main(argv: list[str] | None = None) -> None:
         log_config=None,
         lifespan="on",
         timeout_graceful_shutdown=30,
+        http=http_protocol(settings.http, settings.header_timeout_s),
+        timeout_keep_alive=math.ceil(settings.keepalive_timeout_s),
     )
+
+
+# Descriptors the server keeps for itself (connections, logs, the compiled module, spools).
+_SERVER_DESCRIPTORS = 1024
+# A session runs its interpreter and at most three nested ones, each with its own cap.
+_INTERPRETERS_PER_SESSION = 4
+
+
+def _raise_descriptor_limit(settings: ServerSettings) -> None:
+    """Lift the soft RLIMIT_NOFILE to the hard limit, and warn when what sessions may hold
+    open, plus a reserve for the server itself, does not fit under it."""
+    import resource
+
+    log = logging.getLogger("cove_server")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError) as exc:
+            log.warning("could not raise the open-file limit from %d to %d: %s", soft, hard, exc)
+    pool = settings.pool
+    needed = (
+        pool.max_sessions * _INTERPRETERS_PER_SESSION * pool.max_open_files + _SERVER_DESCRIPTORS
+    )
+    if soft != resource.RLIM_INFINITY and needed > soft:
+        log.warning(
+            "the open-file limit is %d, but %d sessions may hold %d open files each: lower "
+            "COVE_MAX_SESSIONS or COVE_MAX_OPEN_FILES, or raise the limit (docs/deploy.md)",
+            soft,
+            pool.max_sessions,
+            _INTERPRETERS_PER_SESSION * pool.max_open_files,
+        )
 
 
 def _default_cache_dir() -> str:

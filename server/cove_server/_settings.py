@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -27,6 +27,13 @@ class ServerSettings(msgspec.Struct, frozen=True, kw_only=True):
         token: Bearer token every contract operation must present; None: no authentication.
         max_body_bytes: Largest request body accepted (413 beyond).
         log_level: Python logging level name for Cove's access and error logs.
+        http: HTTP implementation: "httptools", "h11", or "auto" (httptools when installed).
+        header_timeout_s: A request's head (request line and headers) must arrive within this
+            many seconds of its first byte, or of the connection's opening; else the
+            connection is closed.
+        body_idle_timeout_s: Longest pause while a request body is being read (408 beyond).
+        body_timeout_s: Longest time to read a whole request body (408 beyond).
+        keepalive_timeout_s: An idle connection is closed this long after its last response.
         pool: Settings of the pool of sessions.
     """
 
@@ -35,6 +42,11 @@ class ServerSettings(msgspec.Struct, frozen=True, kw_only=True):
     token: str | None = None
     max_body_bytes: int = 80 * MiB
     log_level: str = "INFO"
+    http: Literal["auto", "httptools", "h11"] = "auto"
+    header_timeout_s: float = 10.0
+    body_idle_timeout_s: float = 30.0
+    body_timeout_s: float = 600.0
+    keepalive_timeout_s: float = 5.0
     pool: cove.PoolSettings = msgspec.field(default_factory=cove.PoolSettings)
 
     @classmethod
@@ -87,6 +99,19 @@ def _float(raw: str) -> float:
     return float(raw)
 
 
+def _seconds(raw: str) -> float:
+    value = float(raw)
+    if not value > 0 or value == float("inf"):
+        raise ValueError("must be a positive number of seconds")
+    return value
+
+
+def _http(raw: str) -> str:
+    if raw not in ("auto", "httptools", "h11"):
+        raise ValueError("expected auto, httptools or h11")
+    return raw
+
+
 def _mib(raw: str) -> int:
     return int(float(raw) * MiB)
 
@@ -112,12 +137,39 @@ ENVIRONMENT: dict[str, tuple[str, str, Parse, str]] = {
     "COVE_TOKEN": ("server", "token", _str, "Bearer token required on every contract operation."),
     "COVE_MAX_BODY_MB": ("server", "max_body_bytes", _mib, "Largest request body (default 80)."),
     "COVE_LOG_LEVEL": ("server", "log_level", _str, "Logging level (default INFO)."),
+    "COVE_HTTP": ("server", "http", _http, "HTTP implementation: auto, httptools or h11."),
+    "COVE_HEADER_TIMEOUT_S": (
+        "server",
+        "header_timeout_s",
+        _seconds,
+        "Seconds for a request's head to arrive (default 10).",
+    ),
+    "COVE_BODY_IDLE_TIMEOUT_S": (
+        "server",
+        "body_idle_timeout_s",
+        _seconds,
+        "Longest pause in a request body (default 30).",
+    ),
+    "COVE_BODY_TIMEOUT_S": (
+        "server",
+        "body_timeout_s",
+        _seconds,
+        "Seconds to receive a whole request body (default 600).",
+    ),
+    "COVE_KEEPALIVE_TIMEOUT_S": (
+        "server",
+        "keepalive_timeout_s",
+        _seconds,
+        "Idle connections are closed after this (default 5).",
+    ),
     "COVE_WORKSPACE_ROOT": ("pool", "workspace_root", _str, "Directory for session workspaces."),
     "COVE_CACHE_DIR": ("pool", "cache_dir", _str, "Compiled-interpreter cache directory."),
     "COVE_MAX_SESSIONS": ("pool", "max_sessions", _int, "Live sessions at most (default 256)."),
     "COVE_MAX_QUEUED_CALLS": ("pool", "max_queued_calls", _int, "Calls queued per session."),
     "COVE_WORKER_THREADS": ("pool", "worker_threads", _int, "Threads running wasm (default CPUs)."),
     "COVE_CONSUME_FUEL": ("pool", "consume_fuel", _bool, "Meter wasm fuel (default true)."),
+    "COVE_MAX_OPEN_FILES": ("pool", "max_open_files", _int, "Open files per interpreter."),
+    "COVE_MAX_DIRECTORY_DEPTH": ("pool", "max_directory_depth", _int, "Directory nesting."),
     "COVE_TIMEOUT_S": ("limits", "timeout_s", _float, "Default wall-clock limit per call."),
     "COVE_MAX_TIMEOUT_S": ("ceilings", "timeout_s", _float, "Ceiling for timeout_seconds."),
     "COVE_FUEL": ("limits", "fuel", _int, "Fuel per call (default: unlimited)."),

@@ -182,7 +182,7 @@ async def test_workspace_byte_quota_refuses_writes_and_reports(settings: cove.Po
         )
         assert result.outcome == "workspace_full"
         assert result.return_code != 0
-        assert "Quota exceeded" in result.stderr
+        assert "Disk quota exceeded" in result.stderr
         assert "workspace limit was reached" in result.stderr
         on_disk = sum(p.stat().st_size for p in session.workspace.root.rglob("*") if p.is_file())
         assert on_disk <= 1 << 20

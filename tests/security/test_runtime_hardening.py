@@ -309,9 +309,8 @@ async def test_a_failing_nested_interpreter_reports_a_failure_status(
         "    dumps = staticmethod(lambda *a, **k: json.dumps({'error': 'boom'}))\n"
         "_cove_driver.json = Forged"
     )
+    await session.run_code(f"open('forge.py', 'w').write({forge!r})")
     result = await session.execute(
-        cove.BashExecution(
-            input=cove.BashExecutionInput(command=f"python -c {forge!r}; echo rc=$?")
-        )
+        cove.BashExecution(input=cove.BashExecutionInput(command="python forge.py; echo rc=$?"))
     )
     assert result.stdout.strip().endswith("rc=1"), (result.stdout, result.stderr)

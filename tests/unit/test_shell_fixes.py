@@ -44,7 +44,11 @@ def run(sh: Any, cmd: str) -> tuple[str, str, int]:
 
 def test_awk_compound_assignment_computes_only_its_operator(sh: Any) -> None:
     # `s += $1` used to evaluate every compound operator: cur ** v overflowed, v == 0 divided.
-    assert run(sh, "printf '100000\\n400\\n' | awk '{s += $1} END {print s}'") == ("100400\n", "", 0)
+    assert run(sh, "printf '100000\\n400\\n' | awk '{s += $1} END {print s}'") == (
+        "100400\n",
+        "",
+        0,
+    )
     assert run(sh, "printf '0\\n5\\n' | awk '{s += $1} END {print s}'") == ("5\n", "", 0)
     assert run(sh, "awk 'BEGIN {x = 10; x ^= 400; print x > 1}'")[2] == 0
 
@@ -66,7 +70,7 @@ def test_an_exception_in_a_builtin_stays_in_the_shell(sh: Any, monkeypatch: Any)
         raise KeyError("k")
 
     monkeypatch.setitem(_cove_shell.BUILTINS, "badbuiltin", bad)
-    out, err, rc = run(sh, "badbuiltin; echo on")
+    out, err, _rc = run(sh, "badbuiltin; echo on")
     assert out == "on\n"
     assert "badbuiltin: internal error: KeyError" in err
 
@@ -138,7 +142,7 @@ def test_head_and_tail_with_negative_and_plus_counts(sh: Any) -> None:
 
 def test_command_substitution_keeps_stderr(sh: Any) -> None:
     msg = "ls: cannot access 'nope': No such file or directory\n"
-    assert run(sh, "x=$(ls nope); echo \"[$x]\"") == ("[]\n", msg, 0)
+    assert run(sh, 'x=$(ls nope); echo "[$x]"') == ("[]\n", msg, 0)
     assert run(sh, "{ x=$(ls nope); } 2>/dev/null")[1] == ""
     assert run(sh, "echo $(ls nope) 2>/dev/null")[1] == msg
 
@@ -194,8 +198,14 @@ def test_date_d_relative_to_now_and_invalid(sh: Any) -> None:
 
 @pytest.fixture
 def trees(sh: Any, tmp_path: pathlib.Path) -> Any:
-    for name, text in {"a/f": "1\n2\n", "b/f": "1\n3\n", "a/only": "o\n", "a/s/g": "g\n",
-                       "b/s/g": "g\n", "b/new": "n\n"}.items():
+    for name, text in {
+        "a/f": "1\n2\n",
+        "b/f": "1\n3\n",
+        "a/only": "o\n",
+        "a/s/g": "g\n",
+        "b/s/g": "g\n",
+        "b/new": "n\n",
+    }.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     return sh
@@ -205,7 +215,10 @@ def test_diff_recursive(trees: Any) -> None:
     out, _, rc = run(trees, "diff -r a b")
     assert out == "diff -r a/f b/f\n2c2\n< 2\n---\n> 3\nOnly in b: new\nOnly in a: only\n"
     assert rc == 1
-    assert run(trees, "diff -rq a b")[0] == "Files a/f and b/f differ\nOnly in b: new\nOnly in a: only\n"
+    assert (
+        run(trees, "diff -rq a b")[0]
+        == "Files a/f and b/f differ\nOnly in b: new\nOnly in a: only\n"
+    )
     assert run(trees, "diff a/s b/s") == ("", "", 0)
 
 
@@ -234,7 +247,9 @@ PNG_1x1 = bytes.fromhex(
         (b"", "empty"),
     ],
 )
-def test_file_reports_like_gnu_file(sh: Any, tmp_path: pathlib.Path, data: bytes, kind: str) -> None:
+def test_file_reports_like_gnu_file(
+    sh: Any, tmp_path: pathlib.Path, data: bytes, kind: str
+) -> None:
     (tmp_path / "blob").write_bytes(data)
     assert run(sh, "file blob") == (f"blob: {kind}\n", "", 0)
 
@@ -251,7 +266,7 @@ def test_enotcapable_reads_as_bash_would_word_it(sh: Any, monkeypatch: Any) -> N
         return real_open(path, *a, **k)
 
     monkeypatch.setattr("builtins.open", wasi_open)
-    out, err, rc = run(sh, "cat /outside/x")
+    _out, err, rc = run(sh, "cat /outside/x")
     assert (err, rc) == ("cat: /outside/x: No such file or directory\n", 1)
     _, err, _ = run(sh, "echo hi > /outside/y")
     assert err == "bash: /outside/y: Permission denied\n"

@@ -104,10 +104,12 @@ def test_shell_matches_bash_natively(tmp_path: pathlib.Path) -> None:
     stderr_diff = []
     # bash runs in worker threads while the shell (which changes the process's cwd) runs here.
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
-        bash_results = [pool.submit(run_bash, tmp_path / f"b{k}", c) for k, c in enumerate(commands)]
+        bash_results = [
+            pool.submit(run_bash, tmp_path / f"b{k}", c) for k, c in enumerate(commands)
+        ]
         cove_results = [run_cove(tmp_path / f"c{k}", c) for k, c in enumerate(commands)]
         bash_done = [f.result() for f in bash_results]
-    for command, expected, got in zip(commands, bash_done, cove_results):
+    for command, expected, got in zip(commands, bash_done, cove_results, strict=True):
         if (got[0], got[2]) != (expected[0], expected[2]):
             mismatches.append(
                 f"{command!r}\n  bash: {expected[0][:300]!r} {expected[2]}"
