@@ -6,6 +6,7 @@ from __future__ import annotations
 import pathlib
 import threading
 import time
+from collections.abc import Callable
 
 import anyio
 import httpx
@@ -106,7 +107,7 @@ def _server(tmp: pathlib.Path, cache_dir: str, **env: str) -> Server:
 
 
 def test_ordinary_work_is_unaffected_by_attacks_running_beside_it(
-    tmp_path: pathlib.Path, cache_dir: str
+    tmp_path: pathlib.Path, cache_dir: str, record_property: Callable[[str, object], None]
 ) -> None:
     server = _server(tmp_path, cache_dir)
     health_ms: list[float] = []
@@ -172,6 +173,9 @@ def test_ordinary_work_is_unaffected_by_attacks_running_beside_it(
         stop.set()
         watcher.join()
         stop_server(server)
+    record_property("ordinary_calls", done)
+    record_property("health_max_ms", round(max(health_ms), 1))
+    record_property("peak_rss_mib", round(peak / MiB, 1))
     assert not problems, problems[:10]
     assert done > 200
     assert max(health_ms) < 100, sorted(health_ms)[-5:]
@@ -181,7 +185,7 @@ def test_ordinary_work_is_unaffected_by_attacks_running_beside_it(
 
 
 def test_memory_sizing_formula_holds_with_sessions_at_their_limit(
-    tmp_path: pathlib.Path, cache_dir: str
+    tmp_path: pathlib.Path, cache_dir: str, record_property: Callable[[str, object], None]
 ) -> None:
     server = _server(tmp_path, cache_dir)
     sessions = 8
@@ -217,6 +221,7 @@ def test_memory_sizing_formula_holds_with_sessions_at_their_limit(
             grown = _rss(server) - base
     finally:
         stop_server(server)
+    record_property("grown_mib", round(grown / MiB, 1))
     assert grown < sessions * (64 * MiB + SESSION_OVERHEAD_BYTES), grown / MiB
     # ... and they really did fill their limits (the test measures what it claims to).
     assert grown > sessions * 40 * MiB, grown / MiB
