@@ -51,7 +51,7 @@ def run(
         inst, first = [], []
         for _ in range(200):
             t0 = time.perf_counter()
-            g = Guest(engine, work, memory_bytes=512 << 20)
+            g = Guest(engine, work, tmp=work, memory_bytes=512 << 20)
             t1 = time.perf_counter()
             _call(g, TRIVIAL)
             t2 = time.perf_counter()
@@ -64,7 +64,7 @@ def run(
             [a + b for a, b in zip(inst, first, strict=True)]
         )
 
-        g = Guest(engine, work, memory_bytes=512 << 20)
+        g = Guest(engine, work, tmp=work, memory_bytes=512 << 20)
         _call(g, TRIVIAL)
         trivial = []
         for _ in range(2000):
@@ -102,7 +102,7 @@ def run(
         before = memory_kib()
         idle = []
         for _ in range(instances):
-            gi = Guest(engine, work, memory_bytes=512 << 20)
+            gi = Guest(engine, work, tmp=work, memory_bytes=512 << 20)
             idle.append(gi)
         after_create = memory_kib()
         for gi in idle:

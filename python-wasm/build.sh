@@ -9,8 +9,9 @@
 #   sysroot    a private wasm32-wasi sysroot, so clang never sees the host's /usr/include
 #   zlib bzip2 xz sqlite   the C libraries CPython's zlib, bz2, lzma and sqlite3 modules need
 #   cpython    cross-builds libpython3.11.a for wasm32-wasi, using the host's python3.11 as build Python
-#   stdlib     the byte-compiled, deterministic stdlib zip (with the guest driver package)
-#   reactor    links the reactor: libpython + modules + driver/cove_driver.c (no _start)
+#   stdlib     the byte-compiled, deterministic stdlib zip (with the guest package, guest/cove_guest)
+#   packages   adds the pinned pure-Python packages (packages.txt, PyPI wheels by sha256) to it
+#   reactor    links the reactor: libpython + modules + guest/c/cove_driver.c (no _start)
 #   snapshot   Wizer pre-initialises the reactor into python.wasm
 #   install    copies the artifacts into runtime/cove/_interpreter/ and writes manifest.json
 #
@@ -37,6 +38,8 @@ CLANG_VER=1:16.0.6-15~deb12u1
 WASI_LIBC_VER=0.0~git20220510.9886d3d-2
 TZDATA_VER=2026f-0+deb12u1
 WIZER_VER=10.0.0
+# The third-party packages in the guest's zip are pinned, with their wheels' sha256, in
+# packages.txt (step `packages`, make_packages.py).
 
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1767225600}
 export TZ=UTC LC_ALL=C.UTF-8 PYTHONHASHSEED=0
@@ -203,16 +206,28 @@ step_stdlib() {
     rm -rf "$out" && mkdir -p "$out"
     python3.11 "$HERE/make_stdlib.py" --lib "$SRC/$PY_PKG-3.11.2/Lib" \
         --sysconfigdata "$(ls "$BUILD/cpython-wasi/$(cat "$BUILD/cpython-wasi/pybuilddir.txt")"/_sysconfigdata_*.py)" \
-        --build-prefix "$BUILD" --driver "$HERE/driver" --zoneinfo "$SRC/tzdata-root/usr/share/zoneinfo" \
+        --build-prefix "$BUILD" --guest "$HERE/guest" --zoneinfo "$SRC/tzdata-root/usr/share/zoneinfo" \
         --tz-version "${TZDATA_VER%%-*}" --output "$out/python311.zip"
+}
+
+step_packages() {
+    # Wheels are kept in $BUILD/wheels; pip (honouring the machine's pip configuration, e.g. a
+    # mirror) is only asked when one is missing. --require-hashes: any other file is refused.
+    if ! python3.11 "$HERE/make_packages.py" --wheels "$BUILD/wheels" --check-wheels; then
+        python3.11 -m pip download -q --no-deps --only-binary :all: --require-hashes \
+            --platform any --implementation py --python-version 3.11 --abi none \
+            -r "$HERE/packages.txt" -d "$BUILD/wheels"
+    fi
+    python3.11 "$HERE/make_packages.py" --wheels "$BUILD/wheels" --zip "$BUILD/stdlib/python311.zip" \
+        --tz-version "${TZDATA_VER%%-*}" --record "$BUILD/packages.json"
 }
 
 step_reactor() {
     local py=$BUILD/cpython-wasi
     $CC_WASM $CFLAGS_WASM -I"$py" -I"$SRC/$PY_PKG-3.11.2/Include" \
-        -c "$HERE/driver/cove_driver.c" -o "$BUILD/cove_driver.o"
-    $CC_WASM $CFLAGS_WASM -c "$HERE/driver/cove_quota.c" -o "$BUILD/cove_quota.o"
-    $CC_WASM $CFLAGS_WASM -c "$HERE/driver/cove_snapshot.c" -o "$BUILD/cove_snapshot.o"
+        -c "$HERE/guest/c/cove_driver.c" -o "$BUILD/cove_driver.o"
+    $CC_WASM $CFLAGS_WASM -c "$HERE/guest/c/cove_quota.c" -o "$BUILD/cove_quota.o"
+    $CC_WASM $CFLAGS_WASM -c "$HERE/guest/c/cove_snapshot.c" -o "$BUILD/cove_snapshot.o"
     # libc's own calls into these WASI imports go through the wrappers in cove_quota.c (the
     # workspace quota, open files and directory depth) and cove_snapshot.c (a deterministic
     # snapshot).
@@ -236,15 +251,15 @@ step_reactor() {
 
 step_snapshot() {
     # The guest paths and their order here are the runtime's: wasi-libc's table of preopened
-    # directories is frozen into the snapshot (fd 3 = /usr/lib, fd 4 = /workspace).
-    local ws=$BUILD/snapshot-workspace
-    rm -rf "$ws" && mkdir -p "$ws"
+    # directories is frozen into the snapshot (fd 3 = /usr/lib, fd 4 = /workspace, fd 5 = /tmp).
+    local ws=$BUILD/snapshot-workspace tmp=$BUILD/snapshot-tmp
+    rm -rf "$ws" "$tmp" && mkdir -p "$ws" "$tmp"
     # The interpreter stats these while initialising and keeps what it saw in the snapshot:
     # their times must not depend on when the build ran.
-    touch -d "@$SOURCE_DATE_EPOCH" "$BUILD/stdlib/python311.zip" "$BUILD/stdlib" "$ws"
+    touch -d "@$SOURCE_DATE_EPOCH" "$BUILD/stdlib/python311.zip" "$BUILD/stdlib" "$ws" "$tmp"
     "$BUILD/wizer/node_modules/.bin/wizer" --allow-wasi --init-func cove_init \
         --inherit-stdio true --mapdir "/usr/lib::$BUILD/stdlib" --mapdir "/workspace::$ws" \
-        -o "$BUILD/python.wasm" "$BUILD/reactor.wasm"
+        --mapdir "/tmp::$tmp" -o "$BUILD/python.wasm" "$BUILD/reactor.wasm"
 }
 
 step_install() {
@@ -263,7 +278,7 @@ run_step() {
     done_ "$s"
 }
 
-ALL_STEPS=(toolchain sources sysroot zlib bzip2 xz sqlite cpython stdlib reactor snapshot install)
+ALL_STEPS=(toolchain sources sysroot zlib bzip2 xz sqlite cpython stdlib packages reactor snapshot install)
 
 main() {
     if [[ ${1:-} == clean ]]; then rm -rf "$STAMPS"; exit 0; fi

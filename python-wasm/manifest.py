@@ -3,8 +3,9 @@
     python3 python-wasm/manifest.py write --build DIR --dist DIR ...   (the build's install step)
     python3 python-wasm/manifest.py check [--dist DIR]                 (hashes match the files)
 
-`driver_sha256` hashes the guest driver sources (python-wasm/driver/*), so a test can tell when
-the committed artifact was built from driver sources other than the ones in the tree.
+`driver_sha256` hashes the guest's sources (python-wasm/guest/: the cove_guest package and the C
+driver), so a test can tell when the committed artifact was built from guest sources other than
+the ones in the tree.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ def sha256_file(path: pathlib.Path) -> str:
     return digest.hexdigest()
 
 
-def driver_sha256(driver_dir: pathlib.Path = HERE / "driver") -> str:
-    """One hash over the guest driver's files, by name and content, in name order."""
+def driver_sha256(guest_dir: pathlib.Path = HERE / "guest") -> str:
+    """One hash over the guest's sources (the cove_guest package and the C driver): every .py
+    and .c file under `guest_dir`, by relative path and content, in path order."""
     digest = hashlib.sha256()
-    for path in sorted(driver_dir.iterdir()):
-        if path.is_file() and path.suffix in {".py", ".c"}:
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    files = (p for p in guest_dir.rglob("*") if p.is_file() and p.suffix in {".py", ".c"})
+    for path in sorted(files, key=lambda p: p.relative_to(guest_dir).as_posix()):
+        rel = path.relative_to(guest_dir).as_posix()
+        digest.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -48,6 +51,10 @@ def _dpkg_version(package: str) -> str:
 
 def write(args: argparse.Namespace) -> None:
     build, dist = pathlib.Path(args.build), pathlib.Path(args.dist)
+    # The third-party packages in the zip, as make_packages.py recorded them (step `packages`).
+    packages = json.loads((build / "packages.json").read_text())
+    if packages["zip_sha256"] != sha256_file(build / "stdlib" / "python311.zip"):
+        sys.exit("the stdlib zip is not the packages step's output: run build.sh packages snapshot")
     dist.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(build / "python.wasm", dist / "python.wasm")
     (dist / "lib").mkdir(exist_ok=True)
@@ -62,7 +69,7 @@ def write(args: argparse.Namespace) -> None:
         "abi": "wasm32-wasi reactor, pre-initialised by Wizer",
         "exports": ["cove_buffer", "cove_call", "cove_limits"],
         "imports": {"cove": ["host_call", "host_reply"]},
-        "preopens": ["/usr/lib", "/workspace"],
+        "preopens": ["/usr/lib", "/workspace", "/tmp"],
         "source_packages": {
             "python3.11": args.py_version,
             "zlib": args.zlib_version,
@@ -84,6 +91,7 @@ def write(args: argparse.Namespace) -> None:
         "driver_sha256": driver_sha256(),
         "artifacts": {name: sha256_file(dist / name) for name in ARTIFACTS},
     }
+    manifest["packages"] = packages["packages"]  # name: version, wheel sha256, licence
     (dist / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     print(json.dumps(manifest["artifacts"], indent=2))
 

@@ -43,6 +43,9 @@ def _sha256(path: pathlib.Path) -> str:
 class Artifact:
     """A verified interpreter artifact on disk."""
 
+    PREOPENS = ("/usr/lib", "/workspace", "/tmp")
+    """The guest directories the snapshot was made with, in preopen (fd) order."""
+
     def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
         """Verify the artifact in `directory` (default: the one shipped with Cove).
 
@@ -59,7 +62,7 @@ class Artifact:
             raise ArtifactError(
                 f"cannot read the interpreter manifest {manifest_path}: {exc}"
             ) from exc
-        if self.manifest.preopens != ["/usr/lib", "/workspace"]:
+        if self.manifest.preopens != list(self.PREOPENS):
             raise ArtifactError(f"unexpected preopens in {manifest_path}: {self.manifest.preopens}")
         for name in _FILES:
             path = self.directory / name

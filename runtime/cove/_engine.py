@@ -49,6 +49,8 @@ class HostCall(msgspec.Struct, kw_only=True):
 HostHandler = Callable[[HostCall], bytes]
 
 _I32 = wasmtime.ValType.i32()
+# How long the epoch ticker goes on after the last guest call ends before it sleeps.
+_IDLE_AFTER_S = 1.0
 
 
 class _HostState(threading.local):
@@ -165,19 +167,55 @@ class Engine:
         self.instance_pre: wasmtime.InstancePre = linker.instantiate_pre(self.module)
         self._linker = linker
         self._stop = threading.Event()
+        # The ticker runs only while wasm runs (and for a moment after): an idle server burns
+        # no CPU on it. `_active` counts calls in progress; `_wake` rouses an idle ticker.
+        self._lock = threading.Lock()
+        self._active = 0
+        self._last_end = 0.0
+        self._idle = False
+        self._wake = threading.Event()
         self._ticker = threading.Thread(target=self._tick, name="cove-epoch", daemon=True)
         self._ticker.start()
+
+    @property
+    def idle(self) -> bool:
+        """The epoch ticker sleeps (no guest call for a while): the engine burns no CPU."""
+        return self._idle
+
+    def call_started(self) -> None:
+        """A guest call begins on this engine: its deadline needs the ticker."""
+        with self._lock:
+            self._active += 1
+        if self._idle:
+            self._wake.set()
+
+    def call_ended(self) -> None:
+        """The guest call `call_started` announced is over."""
+        with self._lock:
+            self._active -= 1
+            self._last_end = time.monotonic()
 
     def _tick(self) -> None:
         # Ticks follow the wall clock: after a stall (the GIL held elsewhere, a paused
         # process) the missed ticks are all made up at once, so deadlines stay wall-clock.
-        started = time.monotonic()
-        ticks = 0
-        while not self._stop.wait(self.epoch_tick_s):
-            due = int((time.monotonic() - started) / self.epoch_tick_s)
-            while ticks < due:
-                self.wasmtime.increment_epoch()
-                ticks += 1
+        # After _IDLE_AFTER_S with no call, the ticker sleeps until the next call starts.
+        tick = self.epoch_tick_s
+        while not self._stop.is_set():
+            started = time.monotonic()
+            ticks = 0
+            while not self._stop.wait(tick):
+                now = time.monotonic()
+                due = int((now - started) / tick)
+                while ticks < due:
+                    self.wasmtime.increment_epoch()
+                    ticks += 1
+                if self._active == 0 and now - self._last_end > _IDLE_AFTER_S:
+                    break
+            self._idle = True
+            self._wake.clear()
+            if self._active == 0:
+                self._wake.wait()
+            self._idle = False
 
     def ticks(self, seconds: float) -> int:
         """Epoch ticks for a deadline `seconds` from now (at least one, plus one for phase)."""
@@ -186,6 +224,7 @@ class Engine:
     def close(self) -> None:
         """Stop the ticker. Idempotent."""
         self._stop.set()
+        self._wake.set()
         if self._ticker.is_alive() and self._ticker is not threading.current_thread():
             self._ticker.join(timeout=1.0)
 

@@ -61,8 +61,11 @@ def _classify(trap: wasmtime.Trap) -> Trapped:
 class Guest:
     """A live interpreter with its own store, memory limit and workspace preopen."""
 
-    def __init__(self, engine: Engine, workspace: pathlib.Path, *, memory_bytes: int) -> None:
-        """Instantiate the snapshot (copy-on-write) with `workspace` preopened as /workspace.
+    def __init__(
+        self, engine: Engine, workspace: pathlib.Path, *, tmp: pathlib.Path, memory_bytes: int
+    ) -> None:
+        """Instantiate the snapshot (copy-on-write) with `workspace` preopened as /workspace
+        and `tmp` as /tmp (both writable; the session's quota covers both).
 
         Raises:
             InterpreterError: instantiation failed (for example a memory limit below the
@@ -72,9 +75,11 @@ class Guest:
         store = wasmtime.Store(engine.wasmtime)
         store.set_limits(memory_size=memory_bytes, instances=1, tables=2, memories=1)
         wasi = wasmtime.WasiConfig()
-        # Order matters: the snapshot froze wasi-libc's preopen table (fd 3, then fd 4).
+        # Order matters: the snapshot froze wasi-libc's preopen table (fd 3, 4, 5), and the
+        # artifact's manifest names it (`Artifact.PREOPENS`).
         wasi.preopen_dir(str(engine.artifact.stdlib_dir), "/usr/lib", False)
         wasi.preopen_dir(str(workspace), "/workspace", True)
+        wasi.preopen_dir(str(tmp), "/tmp", True)
         store.set_wasi(wasi)
         store.set_epoch_deadline(engine.ticks(5.0))
         if engine.consume_fuel:
@@ -134,9 +139,11 @@ class Guest:
             budget = fuel if fuel is not None else FUEL_UNLIMITED
             store.set_fuel(budget)
         previous = enter_call(host, time.monotonic() + timeout_s, self.engine.consume_fuel)
+        self.engine.call_started()
         try:
             return self._run(payload, budget, bytes_left, files_left, max_response_bytes)
         finally:
+            self.engine.call_ended()
             leave_call(previous)
 
     def _run(

@@ -148,7 +148,7 @@ class Pool:
         self._engine = await anyio.to_thread.run_sync(
             lambda: Engine(
                 artifact,
-                consume_fuel=settings.consume_fuel,
+                consume_fuel=settings.metered,
                 epoch_tick_s=settings.epoch_tick_s,
                 cache_dir=settings.cache_dir,
                 max_open_files=settings.max_open_files,

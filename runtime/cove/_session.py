@@ -169,7 +169,7 @@ class Session:
         session = cls(**kwargs)
 
         def setup() -> None:
-            session.workspace.root.mkdir(mode=0o700)
+            session.workspace.make()
             try:
                 session._guest = session._new_guest()
             except BaseException:
@@ -181,7 +181,8 @@ class Session:
 
     def _new_guest(self, memory_bytes: int | None = None) -> Guest:
         memory = self.limits.memory_bytes if memory_bytes is None else memory_bytes
-        return Guest(self._engine, self.workspace.root, memory_bytes=memory)
+        workspace = self.workspace
+        return Guest(self._engine, workspace.root, tmp=workspace.tmp, memory_bytes=memory)
 
     def info(self) -> SessionInfo:
         """The session's handle and the limits in force."""

@@ -102,8 +102,9 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
         worker_threads: Threads running wasm at once (None: one per CPU).
         defaults: Limits a session gets when it asks for nothing.
         ceilings: The most any session or call may ask for.
-        consume_fuel: Enable wasmtime fuel metering (needed for `Limits.fuel` and for
-            reporting fuel used; costs some speed).
+        consume_fuel: Wasmtime fuel metering (needed for `Limits.fuel` and for reporting
+            `fuel_used`; costs ~10-15% on CPU-bound code). None (the default): metered only
+            when a fuel limit is configured (a default or a ceiling); `metered` says which.
         epoch_tick_s: Period of the epoch ticker; deadlines are accurate to about this.
         reap_interval_s: How often expired sessions are looked for.
         retry_after_s: The retry hint given with `CapacityError`.
@@ -132,7 +133,7 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
         idle_timeout_s=86_400.0,
         max_lifetime_s=86_400.0,
     )
-    consume_fuel: bool = True
+    consume_fuel: bool | None = None
     epoch_tick_s: float = 0.01
     reap_interval_s: float = 1.0
     retry_after_s: int = 1
@@ -149,8 +150,17 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
             )
         if not 0.001 <= self.epoch_tick_s <= 1.0:
             raise InvalidRequestError("epoch_tick_s must be between 0.001 and 1 second")
-        if self.defaults.fuel is not None and not self.consume_fuel:
-            raise InvalidRequestError("a default fuel limit needs consume_fuel=True")
+        if self.consume_fuel is False and (
+            self.defaults.fuel is not None or self.ceilings.fuel is not None
+        ):
+            raise InvalidRequestError("a fuel limit needs fuel metering (consume_fuel)")
+
+    @property
+    def metered(self) -> bool:
+        """Whether wasm fuel is metered: `consume_fuel`, or a fuel limit when it is None."""
+        if self.consume_fuel is not None:
+            return self.consume_fuel
+        return self.defaults.fuel is not None or self.ceilings.fuel is not None
 
     def session_limits(self, options: SessionOptions | None) -> Limits:
         """The limits in force for a new session asking for `options`."""

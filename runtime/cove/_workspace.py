@@ -75,14 +75,22 @@ class Workspace:
 
     def __init__(self, root: pathlib.Path, *, max_depth: int = 64) -> None:
         self.root = root
+        # The session's /tmp: beside the workspace (never listed with its files), counted in
+        # its quota, removed with it.
+        self.tmp = root.with_name(root.name + ".tmp")
         self.max_depth = max_depth
+
+    def make(self) -> None:
+        """Create the (private, empty) workspace and tmp directories."""
+        self.root.mkdir(mode=0o700)
+        self.tmp.mkdir(mode=0o700)
 
     @classmethod
     def create(cls, parent: pathlib.Path, name: str, *, max_depth: int = 64) -> Workspace:
-        """Make a fresh, private workspace directory `parent/name`."""
-        root = parent / name
-        root.mkdir(mode=0o700)
-        return cls(root, max_depth=max_depth)
+        """Make a fresh, private workspace directory `parent/name` (and its tmp directory)."""
+        workspace = cls(parent / name, max_depth=max_depth)
+        workspace.make()
+        return workspace
 
     def remove(self) -> None:
         """Delete the workspace and everything in it (links are removed, never followed).
@@ -91,6 +99,7 @@ class Workspace:
         in place and logged (the pool's directory removal, or the next start, tries again).
         """
         remove_tree(self.root)
+        remove_tree(self.tmp)
 
     def resolve(self, path: str, *, allow_root: bool = False) -> pathlib.Path:
         """Map a client path to a host path inside the workspace, refusing every escape.
@@ -224,7 +233,8 @@ class Workspace:
         return rel
 
     def scan(self) -> Usage:
-        """Every entry below the root, without following links: sizes, counts, signatures.
+        """Every entry below the root and in /tmp, without following links: sizes and counts
+        of both (one quota), signatures of the workspace's files.
 
         Works at any depth and path length (see `_walk`), so nothing the guest builds hides
         from the accounting.
@@ -240,7 +250,14 @@ class Workspace:
                 total += st.st_size
                 signatures[rel] = (st.st_mtime_ns, st.st_size)
 
+        def visit_tmp(_rel: str, st: os.stat_result, _dir_fd: int, _name: str) -> None:
+            nonlocal total, count
+            count += 1
+            if stat.S_ISREG(st.st_mode):
+                total += st.st_size
+
         _walk(self.root, visit)
+        _walk(self.tmp, visit_tmp)
         return Usage(total, count, signatures)
 
     def open_file(self, path: str, *, max_bytes: int) -> WorkspaceFile:

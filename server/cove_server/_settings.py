@@ -167,7 +167,7 @@ ENVIRONMENT: dict[str, tuple[str, str, Parse, str]] = {
     "COVE_MAX_SESSIONS": ("pool", "max_sessions", _int, "Live sessions at most (default 256)."),
     "COVE_MAX_QUEUED_CALLS": ("pool", "max_queued_calls", _int, "Calls queued per session."),
     "COVE_WORKER_THREADS": ("pool", "worker_threads", _int, "Threads running wasm (default CPUs)."),
-    "COVE_CONSUME_FUEL": ("pool", "consume_fuel", _bool, "Meter wasm fuel (default true)."),
+    "COVE_CONSUME_FUEL": ("pool", "consume_fuel", _bool, "Meter wasm fuel (default: when a fuel limit is set)."),
     "COVE_MAX_OPEN_FILES": ("pool", "max_open_files", _int, "Open files per interpreter."),
     "COVE_MAX_DIRECTORY_DEPTH": ("pool", "max_directory_depth", _int, "Directory nesting."),
     "COVE_TIMEOUT_S": ("limits", "timeout_s", _float, "Default wall-clock limit per call."),

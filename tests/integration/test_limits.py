@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import anyio
 import msgspec
 import pytest
 
@@ -253,3 +254,16 @@ def test_limits_clamp_to_ceilings() -> None:
 def test_limits_refuse_nonpositive_values() -> None:
     with pytest.raises(cove.InvalidRequestError):
         cove.Limits(timeout_s=-1)
+
+
+async def test_deadlines_hold_after_the_epoch_ticker_went_idle(pool: cove.Pool) -> None:
+    # With no guest call for a while the ticker sleeps (an idle server burns no CPU); the next
+    # call wakes it, and its deadline fires as ever.
+    session = await pool.create_session()
+    await session.run_code("pass")
+    with anyio.fail_after(10):
+        while not pool.engine.idle:
+            await anyio.sleep(0.05)
+    result = await session.run_code("while True:\n    pass", timeout_s=1)
+    assert result.outcome == "timeout"
+    assert result.execution_time_ms < 3000

@@ -210,7 +210,7 @@ def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache
 
     pool = anyio.run(open_engine)
     try:
-        guest = Guest(pool.engine, tmp_path, memory_bytes=64 << 20)
+        guest = Guest(pool.engine, tmp_path, tmp=tmp_path, memory_bytes=64 << 20)
         code = (
             "import _cove, json\n"
             "req = json.dumps({'op': 'echo', 'data': 'x' * (4 << 20)}).encode()\n"
