@@ -1,4 +1,5 @@
-"""Builds the guest's stdlib archive: byte-compiled, deterministic, with the guest driver.
+"""Builds the guest's stdlib archive: byte-compiled, deterministic, with the guest package
+(`cove_guest`, from python-wasm/guest/).
 
 Every entry has the same timestamp (SOURCE_DATE_EPOCH) and mode, entries are sorted, bytecode
 is hash-based and unchecked (no source mtimes inside), and entries are stored uncompressed (no
@@ -55,8 +56,11 @@ def _entries(args: argparse.Namespace) -> dict[str, bytes]:
         # Debian's sysconfig-name patch drops the platform from the module name the guest's
         # sysconfig imports: _sysconfigdata_{abiflags}_{multiarch}.
         out["_sysconfigdata__wasm32-wasi.pyc"] = _pyc(text, "_sysconfigdata__wasm32-wasi.py")
-    for path in sorted(pathlib.Path(args.driver).glob("*.py")):
-        out[path.with_suffix(".pyc").name] = _pyc(path.read_bytes(), path.name)
+    # The guest package, at the archive's root with its relative paths (cove_guest/...).
+    guest = pathlib.Path(args.guest)
+    for path in sorted(guest.glob("cove_guest/**/*.py")):
+        rel = path.relative_to(guest).as_posix()
+        out[rel.removesuffix(".py") + ".pyc"] = _pyc(path.read_bytes(), rel)
     # Time-zone data as the `tzdata` package zoneinfo falls back to (no /usr/share/zoneinfo in
     # the guest): every directory a package, every zone file a resource.
     zi = pathlib.Path(args.zoneinfo)
@@ -64,7 +68,10 @@ def _entries(args: argparse.Namespace) -> dict[str, bytes]:
     out["tzdata/__init__.pyc"] = _pyc(b'IANA_VERSION = "' + args.tz_version.encode() + b'"\n', "tzdata/__init__.py")
     for path in sorted(zi.rglob("*")):
         rel = path.relative_to(zi)
-        if rel.parts[0] in {"posix", "right"} or path.is_symlink() and not path.exists():
+        # `localtime` links to the build machine's /etc/localtime: not a zone, and not
+        # reproducible.
+        skipped = rel.parts[0] in {"posix", "right", "localtime"}
+        if skipped or (path.is_symlink() and not path.exists()):
             continue
         if path.is_dir():
             out[f"tzdata/zoneinfo/{rel}/__init__.pyc"] = _pyc(b"", f"tzdata/zoneinfo/{rel}/__init__.py")
@@ -84,7 +91,7 @@ def main() -> None:
     parser.add_argument("--lib", required=True)
     parser.add_argument("--sysconfigdata", default="")
     parser.add_argument("--build-prefix", default="/nonexistent")
-    parser.add_argument("--driver", required=True)
+    parser.add_argument("--guest", required=True)
     parser.add_argument("--zoneinfo", required=True)
     parser.add_argument("--tz-version", required=True)
     parser.add_argument("--output", required=True)

@@ -7,14 +7,11 @@ import os
 import pathlib
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 import cove
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "shell"))
-from cases import COMMANDS, FIXTURE, REQUIRES
+from tests.guest.differential.cases import COMMANDS, FIXTURE, REQUIRES
 
 pytestmark = [
     pytest.mark.anyio,
@@ -57,7 +54,9 @@ async def test_shell_matches_bash_on_agent_command_lines(
         for name, text in FIXTURE.items():
             await session.write_file(name, text.encode())
         result = await session.execute(
-            cove.BashExecution(input=cove.BashExecutionInput(command=command), timeout_seconds=20)
+            cove.tools.BashExecution(
+                input=cove.tools.BashExecutionInput(command=command), timeout_seconds=20
+            )
         )
         got = result.stdout.encode("utf-8", "surrogateescape")
         if (got, result.return_code) != (expected, expected_rc):

@@ -1,5 +1,5 @@
-"""The differential corpus (tests/shell/cases.py) run natively: every command line through
-`_cove_shell.Shell` and through real bash, each in its own copy of the fixture, comparing stdout
+"""The differential corpus (cases.py) run natively: every command line through
+`cove_guest.shell.Shell` and through real bash, each in its own copy of the fixture, comparing stdout
 and exit status exactly (and stderr, reported separately: bash and coreutils word some messages
 differently). The integration test does the same through the built interpreter; this one runs
 the current sources, in seconds."""
@@ -16,12 +16,10 @@ from typing import Any
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "python-wasm" / "driver"))
-sys.path.insert(0, str(ROOT / "tests" / "shell"))
+from cove_guest.commands import COMMANDS as GUEST_COMMANDS
+from cove_guest.shell import Shell
 
-import _cove_shell  # noqa: E402
-from cases import COMMANDS, FIXTURE, REQUIRES  # noqa: E402
+from .cases import COMMANDS, FIXTURE, REQUIRES
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs real bash")
 
@@ -82,7 +80,7 @@ def run_cove(tmp: pathlib.Path, command: str) -> tuple[bytes, bytes, int]:
     old = os.getcwd()
     os.chdir(tmp)
     try:
-        out, err, rc = _cove_shell.Shell(host=_NativeHost()).run(command)
+        out, err, rc = Shell(commands=GUEST_COMMANDS, host=_NativeHost()).run(command)
     finally:
         os.chdir(old)
     return _clean(out, tmp), _clean(err, tmp), rc

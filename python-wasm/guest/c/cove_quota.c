@@ -1,0 +1,623 @@
+/* The workspace quota, the open-file cap and the directory-depth cap, enforced where the guest's
+ * file calls leave libc.
+ *
+ * Every WASI call that can grow the workspace, open or close a descriptor, or make a directory
+ * goes through one of these wrappers (the linker's --wrap redirects libc's own calls here; guest
+ * Python has no other way to reach the imports).
+ *
+ * Quota. Each call from the host passes how many bytes and entries the workspace may still grow
+ * by (cove_call -> cove_quota_reset); a write past it fails with EDQUOT ("Quota exceeded") and
+ * sets `hit`, which cove_call reports back. Shrinking (truncation, unlink, rmdir, renaming over
+ * a file) gives the room back. Growth is counted conservatively (a short write is charged in
+ * full), so the host disk never fills past the quota.
+ *
+ * Orphans. A file unlinked (or renamed over) while a descriptor holds it keeps its bytes on the
+ * host disk, but the host's scan of the workspace, which sets bytes_left at every call, cannot
+ * see it. Open regular files whose link count is 0 are orphans: their sizes are kept in a ledger
+ * (`orphan_bytes`), subtracted from what the host grants at every call, charged when a file
+ * becomes an orphan and given back when its last descriptor closes.
+ *
+ * Open files. Every guest descriptor is a real host descriptor inside wasmtime, so one session
+ * could exhaust the server's. Descriptors made by path_open are counted (stdio and the two
+ * preopens, fds 0-4, are not); past `max_open` path_open fails with EMFILE (errno 33, "No file
+ * descriptors available" in wasi-libc's words). A per-descriptor table records what each one is
+ * (wasmtime hands freed numbers out again, so they stay small); a descriptor numbered beyond it
+ * is closed and refused with EMFILE.
+ *
+ * Directory depth. Each directory descriptor's depth below /workspace is recorded (fd 4, the
+ * preopen, is depth 0; fd 3, /usr/lib, is read-only and untracked). path_create_directory
+ * refuses, with ENAMETOOLONG, a directory deeper than `max_depth`: first lexically (components
+ * counted, ".." subtracts, "." ignored), then physically, since a symbolic link can stand for a
+ * deep path: climbing out of the new directory with ".." must leave the sandbox within the
+ * limit. path_rename and path_symlink destinations are checked lexically only; renaming an
+ * existing deep subtree under another can still make a tree deeper than the limit. The limit
+ * keeps trees workable, not the host safe: the host's own walks handle any depth.
+ *
+ * The caps are unlimited until the host calls cove_limits (cove_driver.c), right after it
+ * instantiates the snapshot; the snapshot itself is made without them.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wasi/api.h>
+
+struct cove_limits {
+    int64_t bytes_left;
+    int64_t files_left;
+    int32_t hit;
+    int32_t max_open;  /* descriptors path_open may hold at once; < 0: no limit */
+    int32_t max_depth; /* directory depth below /workspace; < 0: no limit */
+};
+
+/* Unlimited until the host sets it; cove_call sets the quota before every call, cove_limits the
+   caps once per instance. */
+static struct cove_limits limits = {INT64_MAX, INT64_MAX, 0, -1, -1};
+
+#define FD_TABLE (4096 + 64) /* the host allows max_open_files up to 4096 */
+#define FIRST_GUEST_FD 5 /* 0-2 stdio, 3 /usr/lib, 4 /workspace */
+#define WORKSPACE_FD 4
+
+struct fd_entry {
+    int64_t orphan_bytes; /* this descriptor's share of the orphan ledger */
+    uint64_t ino;         /* identifies the file, so two descriptors of one orphan count once */
+    int32_t depth;        /* a directory's depth below /workspace, when `dir` */
+    uint8_t counted;      /* opened by path_open: counts against max_open */
+    uint8_t regular;      /* a regular file: may become an orphan */
+    uint8_t dir;          /* a directory in the workspace with a known depth */
+    uint8_t orphan;       /* the link count was 0 when last looked at */
+};
+
+static struct fd_entry fds[FD_TABLE] = {[WORKSPACE_FD] = {.dir = 1, .depth = 0}};
+static int32_t open_count;    /* descriptors with `counted` */
+static int32_t regular_count; /* descriptors with `regular` */
+static int32_t fd_high = WORKSPACE_FD + 1; /* no entry at or above this is in use */
+static int64_t orphan_bytes;  /* the ledger: bytes held by orphans */
+
+#define REAL(name) __real___wasi_##name
+#define WRAP(name) __wrap___wasi_##name
+
+__wasi_errno_t REAL(fd_write)(__wasi_fd_t, const __wasi_ciovec_t *, size_t, __wasi_size_t *);
+__wasi_errno_t REAL(fd_pwrite)(__wasi_fd_t, const __wasi_ciovec_t *, size_t, __wasi_filesize_t,
+                               __wasi_size_t *);
+__wasi_errno_t REAL(fd_filestat_set_size)(__wasi_fd_t, __wasi_filesize_t);
+__wasi_errno_t REAL(fd_allocate)(__wasi_fd_t, __wasi_filesize_t, __wasi_filesize_t);
+__wasi_errno_t REAL(fd_close)(__wasi_fd_t);
+__wasi_errno_t REAL(fd_renumber)(__wasi_fd_t, __wasi_fd_t);
+__wasi_errno_t REAL(path_open)(__wasi_fd_t, __wasi_lookupflags_t, const char *, __wasi_oflags_t,
+                               __wasi_rights_t, __wasi_rights_t, __wasi_fdflags_t, __wasi_fd_t *);
+__wasi_errno_t REAL(path_create_directory)(__wasi_fd_t, const char *);
+__wasi_errno_t REAL(path_symlink)(const char *, __wasi_fd_t, const char *);
+__wasi_errno_t REAL(path_link)(__wasi_fd_t, __wasi_lookupflags_t, const char *, __wasi_fd_t,
+                               const char *);
+__wasi_errno_t REAL(path_unlink_file)(__wasi_fd_t, const char *);
+__wasi_errno_t REAL(path_remove_directory)(__wasi_fd_t, const char *);
+__wasi_errno_t REAL(path_rename)(__wasi_fd_t, const char *, __wasi_fd_t, const char *);
+
+/* Looks at every open regular file again and brings the orphan ledger up to date. With `charge`,
+ * the change is charged to (or credited back to) the quota: a file just became an orphan, or an
+ * orphan's last descriptor closed. Without it the ledger only follows a change the caller has
+ * accounted for already (a write to an orphan was charged as growth). Never fails: an unlink
+ * that leaves an orphan behind succeeds, and later writes meet the quota. */
+static void
+recount_orphans(int charge)
+{
+    int64_t total = 0;
+    if (regular_count > 0) {
+        for (int32_t fd = 0; fd < fd_high; fd++) {
+            struct fd_entry *e = &fds[fd];
+            if (!e->regular) {
+                continue;
+            }
+            e->orphan = 0;
+            e->orphan_bytes = 0;
+            __wasi_filestat_t st;
+            if (__wasi_fd_filestat_get((__wasi_fd_t)fd, &st) != 0 || st.nlink != 0) {
+                continue;
+            }
+            e->orphan = 1;
+            e->ino = st.ino;
+            int shared = 0;
+            /* Without an inode number two descriptors cannot be told apart: both are charged. */
+            for (int32_t other = 0; other < fd && st.ino != 0; other++) {
+                if (fds[other].orphan && fds[other].ino == st.ino) {
+                    shared = 1;
+                    break;
+                }
+            }
+            if (!shared) {
+                e->orphan_bytes = (int64_t)st.size;
+                total += e->orphan_bytes;
+            }
+        }
+    }
+    if (charge) {
+        limits.bytes_left -= total - orphan_bytes;
+    }
+    orphan_bytes = total;
+}
+
+void
+cove_quota_reset(int64_t bytes_left, int64_t files_left)
+{
+    /* The host's figure comes from a scan of the workspace, which orphans are not in. */
+    recount_orphans(0);
+    limits.bytes_left = bytes_left - orphan_bytes;
+    limits.files_left = files_left;
+    limits.hit = 0;
+}
+
+int
+cove_quota_hit(void)
+{
+    return limits.hit;
+}
+
+static void
+forget_fd(__wasi_fd_t fd)
+{
+    if (fd >= FD_TABLE) {
+        return;
+    }
+    struct fd_entry *e = &fds[fd];
+    open_count -= e->counted;
+    regular_count -= e->regular;
+    int was_orphan = e->orphan;
+    memset(e, 0, sizeof *e);
+    if (was_orphan) {
+        recount_orphans(1);
+    }
+}
+
+void
+cove_quota_limits(int32_t max_open, int32_t max_depth)
+{
+    limits.max_open = max_open;
+    limits.max_depth = max_depth;
+    /* A fresh instance has only stdio and the preopens open: anything the snapshot remembers
+       as open is not (its host descriptors were Wizer's). */
+    for (int32_t fd = FIRST_GUEST_FD; fd < fd_high; fd++) {
+        __wasi_fdstat_t st;
+        if (fds[fd].counted && __wasi_fd_fdstat_get((__wasi_fd_t)fd, &st) == __WASI_ERRNO_BADF) {
+            forget_fd((__wasi_fd_t)fd);
+        }
+    }
+}
+
+/* The depth `path` reaches below its starting directory, counted lexically. */
+static int32_t
+lexical_depth(const char *path)
+{
+    int32_t depth = 0;
+    const char *p = path;
+    while (*p) {
+        while (*p == '/') {
+            p++;
+        }
+        const char *start = p;
+        while (*p && *p != '/') {
+            p++;
+        }
+        size_t n = (size_t)(p - start);
+        if (n == 0 || (n == 1 && start[0] == '.')) {
+            continue;
+        }
+        depth += (n == 2 && start[0] == '.' && start[1] == '.') ? -1 : 1;
+    }
+    return depth;
+}
+
+/* Whether the directory `path` (from `fd`) lies at least `levels` below `fd` physically, with
+ * symbolic links followed: `path` plus `levels` times "/.." still resolves, where one more ".."
+ * than the depth would leave the sandbox the descriptor is (wasmtime refuses that). */
+static int
+at_least_below(__wasi_fd_t fd, const char *path, int32_t levels)
+{
+    if (levels <= 0) {
+        return 1;
+    }
+    size_t n = strlen(path);
+    char *probe = malloc(n + 3 * (size_t)levels + 1);
+    if (probe == NULL) {
+        return 1; /* cannot tell: refuse rather than let a tree grow past the limit */
+    }
+    memcpy(probe, path, n);
+    for (int32_t i = 0; i < levels; i++) {
+        memcpy(probe + n + 3 * (size_t)i, "/..", 3);
+    }
+    probe[n + 3 * (size_t)levels] = '\0';
+    __wasi_filestat_t st;
+    int below = __wasi_path_filestat_get(fd, 0, probe, &st) == 0;
+    free(probe);
+    return below;
+}
+
+/* Records a descriptor path_open made. */
+static void
+remember_fd(__wasi_fd_t dirfd, const char *path, __wasi_fd_t fd)
+{
+    if (fds[fd].counted) {
+        forget_fd(fd); /* stale: its number was handed out again */
+    }
+    struct fd_entry *e = &fds[fd];
+    memset(e, 0, sizeof *e);
+    e->counted = 1;
+    open_count += 1;
+    if (fd >= fd_high) {
+        fd_high = (int32_t)fd + 1;
+    }
+    __wasi_fdstat_t st;
+    if (__wasi_fd_fdstat_get(fd, &st) != 0) {
+        return;
+    }
+    if (st.fs_filetype == __WASI_FILETYPE_REGULAR_FILE) {
+        e->regular = 1;
+        regular_count += 1;
+    } else if (st.fs_filetype == __WASI_FILETYPE_DIRECTORY && dirfd < FD_TABLE && fds[dirfd].dir) {
+        int32_t below = lexical_depth(path);
+        below = below < 0 ? 0 : below;
+        if (limits.max_depth >= 0) {
+            /* A symbolic link on the way can make it deeper than its name says: measured, up
+               to one past the limit (deeper than that is refused the same way). */
+            int32_t cap = limits.max_depth - fds[dirfd].depth + 1;
+            while (below < cap && at_least_below(dirfd, path, below + 1)) {
+                below++;
+            }
+        }
+        e->dir = 1;
+        e->depth = fds[dirfd].depth + below;
+    }
+}
+
+/* Whether an entry at `path` from `fd` would be a directory deeper than the limit, lexically. */
+static int
+too_deep(__wasi_fd_t fd, const char *path)
+{
+    if (limits.max_depth < 0 || fd >= FD_TABLE || !fds[fd].dir) {
+        return 0;
+    }
+    return fds[fd].depth + lexical_depth(path) > limits.max_depth;
+}
+
+static __wasi_errno_t
+charge_bytes(int64_t growth)
+{
+    if (growth <= 0) {
+        limits.bytes_left -= growth; /* shrinking gives room back */
+        return 0;
+    }
+    if (growth > limits.bytes_left) {
+        limits.hit = 1;
+        return __WASI_ERRNO_DQUOT;
+    }
+    limits.bytes_left -= growth;
+    return 0;
+}
+
+static __wasi_errno_t
+need_entry(void)
+{
+    if (limits.files_left < 1) {
+        limits.hit = 1;
+        return __WASI_ERRNO_DQUOT;
+    }
+    return 0;
+}
+
+/* The size of `fd` if it is a regular file. */
+static int
+regular_size(__wasi_fd_t fd, int64_t *size)
+{
+    __wasi_filestat_t st;
+    if (__wasi_fd_filestat_get(fd, &st) != 0 || st.filetype != __WASI_FILETYPE_REGULAR_FILE) {
+        return 0;
+    }
+    *size = (int64_t)st.size;
+    return 1;
+}
+
+/* After a size change to `fd`, charged already: an orphan's new size goes into the ledger. */
+static void
+resized(__wasi_fd_t fd)
+{
+    if (fd < FD_TABLE && fds[fd].orphan) {
+        recount_orphans(0);
+    }
+}
+
+static int64_t
+iov_total(const __wasi_ciovec_t *iovs, size_t n)
+{
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += (int64_t)iovs[i].buf_len;
+    }
+    return total;
+}
+
+__wasi_errno_t
+WRAP(fd_write)(__wasi_fd_t fd, const __wasi_ciovec_t *iovs, size_t n, __wasi_size_t *written)
+{
+    int64_t size;
+    if (regular_size(fd, &size)) {
+        int64_t pos = size;
+        __wasi_fdstat_t fs;
+        if (__wasi_fd_fdstat_get(fd, &fs) == 0 && !(fs.fs_flags & __WASI_FDFLAGS_APPEND)) {
+            __wasi_filesize_t off;
+            if (__wasi_fd_tell(fd, &off) == 0) {
+                pos = (int64_t)off;
+            }
+        }
+        int64_t end = pos + iov_total(iovs, n);
+        __wasi_errno_t err = charge_bytes(end > size ? end - size : 0);
+        if (err) {
+            return err;
+        }
+    }
+    __wasi_errno_t err = REAL(fd_write)(fd, iovs, n, written);
+    resized(fd);
+    return err;
+}
+
+__wasi_errno_t
+WRAP(fd_pwrite)(__wasi_fd_t fd, const __wasi_ciovec_t *iovs, size_t n, __wasi_filesize_t offset,
+                __wasi_size_t *written)
+{
+    int64_t size;
+    if (regular_size(fd, &size)) {
+        int64_t end = (int64_t)offset + iov_total(iovs, n);
+        __wasi_errno_t err = charge_bytes(end > size ? end - size : 0);
+        if (err) {
+            return err;
+        }
+    }
+    __wasi_errno_t err = REAL(fd_pwrite)(fd, iovs, n, offset, written);
+    resized(fd);
+    return err;
+}
+
+__wasi_errno_t
+WRAP(fd_filestat_set_size)(__wasi_fd_t fd, __wasi_filesize_t new_size)
+{
+    int64_t size;
+    int regular = regular_size(fd, &size);
+    if (regular && (int64_t)new_size > size) {
+        __wasi_errno_t err = charge_bytes((int64_t)new_size - size);
+        if (err) {
+            return err;
+        }
+    }
+    __wasi_errno_t err = REAL(fd_filestat_set_size)(fd, new_size);
+    if (err == 0 && regular && (int64_t)new_size < size) {
+        charge_bytes((int64_t)new_size - size);
+    }
+    resized(fd);
+    return err;
+}
+
+__wasi_errno_t
+WRAP(fd_allocate)(__wasi_fd_t fd, __wasi_filesize_t offset, __wasi_filesize_t len)
+{
+    int64_t size;
+    if (regular_size(fd, &size)) {
+        int64_t end = (int64_t)(offset + len);
+        __wasi_errno_t err = charge_bytes(end > size ? end - size : 0);
+        if (err) {
+            return err;
+        }
+    }
+    __wasi_errno_t err = REAL(fd_allocate)(fd, offset, len);
+    resized(fd);
+    return err;
+}
+
+__wasi_errno_t
+WRAP(path_open)(__wasi_fd_t dirfd, __wasi_lookupflags_t dirflags, const char *path,
+                __wasi_oflags_t oflags, __wasi_rights_t base, __wasi_rights_t inheriting,
+                __wasi_fdflags_t fdflags, __wasi_fd_t *out)
+{
+    if (limits.max_open >= 0 && open_count >= limits.max_open) {
+        return __WASI_ERRNO_MFILE;
+    }
+    int creating = 0;
+    int64_t truncated = 0;
+    if (oflags & (__WASI_OFLAGS_CREAT | __WASI_OFLAGS_TRUNC)) {
+        __wasi_filestat_t st;
+        __wasi_errno_t e = __wasi_path_filestat_get(dirfd, dirflags, path, &st);
+        if (e == __WASI_ERRNO_NOENT && (oflags & __WASI_OFLAGS_CREAT)) {
+            __wasi_errno_t err = need_entry();
+            if (err) {
+                return err;
+            }
+            creating = 1;
+        } else if (e == 0 && (oflags & __WASI_OFLAGS_TRUNC)
+                   && st.filetype == __WASI_FILETYPE_REGULAR_FILE) {
+            truncated = (int64_t)st.size;
+        }
+    }
+    __wasi_errno_t err = REAL(path_open)(dirfd, dirflags, path, oflags, base, inheriting, fdflags, out);
+    if (err != 0) {
+        return err;
+    }
+    limits.files_left -= creating;
+    limits.bytes_left += truncated;
+    if (*out >= FD_TABLE) {
+        (void)REAL(fd_close)(*out);
+        return __WASI_ERRNO_MFILE;
+    }
+    remember_fd(dirfd, path, *out);
+    return 0;
+}
+
+__wasi_errno_t
+WRAP(fd_close)(__wasi_fd_t fd)
+{
+    __wasi_errno_t err = REAL(fd_close)(fd);
+    if (err == 0) {
+        forget_fd(fd);
+    }
+    return err;
+}
+
+__wasi_errno_t
+WRAP(fd_renumber)(__wasi_fd_t from, __wasi_fd_t to)
+{
+    if (to >= FD_TABLE) {
+        return __WASI_ERRNO_MFILE;
+    }
+    __wasi_errno_t err = REAL(fd_renumber)(from, to);
+    if (err != 0 || from == to) {
+        return err;
+    }
+    /* `to` was closed and `from` now goes by its number. */
+    struct fd_entry closed = fds[to];
+    struct fd_entry moved = {0};
+    if (from < FD_TABLE) {
+        moved = fds[from];
+        memset(&fds[from], 0, sizeof fds[from]);
+    }
+    fds[to] = moved;
+    if (to >= (__wasi_fd_t)fd_high) {
+        fd_high = (int32_t)to + 1;
+    }
+    open_count -= closed.counted;
+    regular_count -= closed.regular;
+    if (closed.orphan) {
+        recount_orphans(1);
+    }
+    return 0;
+}
+
+__wasi_errno_t
+WRAP(path_create_directory)(__wasi_fd_t fd, const char *path)
+{
+    if (too_deep(fd, path)) {
+        return __WASI_ERRNO_NAMETOOLONG;
+    }
+    __wasi_errno_t err = need_entry();
+    if (err) {
+        return err;
+    }
+    err = REAL(path_create_directory)(fd, path);
+    if (err != 0) {
+        return err;
+    }
+    /* Made through a symbolic link to a deep directory, it can be deeper than its name: one ".."
+       more than the limit allows must leave the sandbox, or the directory goes again. */
+    if (limits.max_depth >= 0 && fd < FD_TABLE && fds[fd].dir
+        && at_least_below(fd, path, limits.max_depth - fds[fd].depth + 1)) {
+        (void)REAL(path_remove_directory)(fd, path);
+        return __WASI_ERRNO_NAMETOOLONG;
+    }
+    limits.files_left -= 1;
+    return 0;
+}
+
+__wasi_errno_t
+WRAP(path_symlink)(const char *old_path, __wasi_fd_t fd, const char *new_path)
+{
+    /* A link can stand for a directory: it may not sit deeper than one. */
+    if (too_deep(fd, new_path)) {
+        return __WASI_ERRNO_NAMETOOLONG;
+    }
+    __wasi_errno_t err = need_entry();
+    if (err) {
+        return err;
+    }
+    err = REAL(path_symlink)(old_path, fd, new_path);
+    if (err == 0) {
+        limits.files_left -= 1;
+    }
+    return err;
+}
+
+__wasi_errno_t
+WRAP(path_link)(__wasi_fd_t old_fd, __wasi_lookupflags_t old_flags, const char *old_path,
+                __wasi_fd_t new_fd, const char *new_path)
+{
+    __wasi_errno_t err = need_entry();
+    if (err) {
+        return err;
+    }
+    err = REAL(path_link)(old_fd, old_flags, old_path, new_fd, new_path);
+    if (err == 0) {
+        limits.files_left -= 1;
+    }
+    return err;
+}
+
+__wasi_errno_t
+WRAP(path_unlink_file)(__wasi_fd_t fd, const char *path)
+{
+    __wasi_filestat_t st;
+    int64_t size = 0;
+    if (__wasi_path_filestat_get(fd, 0, path, &st) == 0
+        && st.filetype == __WASI_FILETYPE_REGULAR_FILE && st.nlink <= 1) {
+        size = (int64_t)st.size;
+    }
+    __wasi_errno_t err = REAL(path_unlink_file)(fd, path);
+    if (err == 0) {
+        limits.files_left += 1;
+        limits.bytes_left += size;
+        recount_orphans(1); /* still open somewhere: its bytes are charged again */
+    }
+    return err;
+}
+
+__wasi_errno_t
+WRAP(path_remove_directory)(__wasi_fd_t fd, const char *path)
+{
+    __wasi_errno_t err = REAL(path_remove_directory)(fd, path);
+    if (err == 0) {
+        limits.files_left += 1;
+    }
+    return err;
+}
+
+__wasi_errno_t
+WRAP(path_rename)(__wasi_fd_t old_fd, const char *old_path, __wasi_fd_t new_fd,
+                  const char *new_path)
+{
+    __wasi_filestat_t src, dst;
+    int have_src = __wasi_path_filestat_get(old_fd, 0, old_path, &src) == 0;
+    if (have_src && src.filetype == __WASI_FILETYPE_DIRECTORY && too_deep(new_fd, new_path)) {
+        return __WASI_ERRNO_NAMETOOLONG;
+    }
+    /* A regular file renamed over goes, like an unlink; not when both names are one file (then
+       nothing changes), nor when that cannot be told (no inode numbers). */
+    int64_t replaced = -1;
+    if (have_src && __wasi_path_filestat_get(new_fd, 0, new_path, &dst) == 0
+        && dst.filetype == __WASI_FILETYPE_REGULAR_FILE && dst.nlink <= 1 && dst.ino != 0
+        && !(dst.ino == src.ino && dst.dev == src.dev)) {
+        replaced = (int64_t)dst.size;
+    }
+    __wasi_errno_t err = REAL(path_rename)(old_fd, old_path, new_fd, new_path);
+    if (err == 0) {
+        if (replaced >= 0) {
+            limits.files_left += 1;
+            limits.bytes_left += replaced;
+        }
+        recount_orphans(1); /* the file renamed over may still be open */
+    }
+    return err;
+}
+
+/* The limits above surface to Python as OSError(errno, strerror(errno)). wasi-libc words these
+ * errnos unlike Linux ("No file descriptors available", "Quota exceeded", "Filename too long");
+ * model code and the models reading its output know glibc's words, so those are used. */
+char *__real_strerror(int errnum);
+
+char *
+__wrap_strerror(int errnum)
+{
+    switch (errnum) {
+    case EMFILE:
+        return "Too many open files";
+    case EDQUOT:
+        return "Disk quota exceeded";
+    case ENAMETOOLONG:
+        return "File name too long";
+    default:
+        return __real_strerror(errnum);
+    }
+}

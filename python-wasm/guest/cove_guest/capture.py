@@ -1,0 +1,93 @@
+"""Bounded capture of a call's output: the guest's stdout and stderr while a call runs.
+
+Each stream keeps the first `limit` UTF-8 bytes written to it and counts the rest, so output
+is bounded while it is written, not after.
+"""
+
+import io
+import sys
+
+
+class BoundedText(io.TextIOBase):
+    """A text stream keeping the first `limit` UTF-8 bytes written to it and counting the rest."""
+
+    def __init__(self, limit):
+        self._parts = []
+        self._size = 0
+        self._limit = limit
+        self.dropped = 0
+
+    # TextIOBase declares encoding and errors as attributes; real text streams make them
+    # read-only, as these properties do.
+    @property
+    def encoding(self):  # type: ignore[override]
+        return "utf-8"
+
+    @property
+    def errors(self):  # type: ignore[override]
+        return "surrogateescape"
+
+    def writable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        data = s.encode("utf-8", "surrogateescape")
+        room = self._limit - self._size
+        if room >= len(data):
+            self._parts.append(data)
+            self._size += len(data)
+        else:
+            if room > 0:
+                self._parts.append(data[:room])
+                self._size += room
+            self.dropped += len(data) - max(room, 0)
+        return len(s)
+
+    @property
+    def buffer(self):
+        return BinaryView(self)
+
+    def getvalue(self):
+        text = b"".join(self._parts).decode("utf-8", "replace")
+        if self.dropped:
+            text += f"\n[output truncated: {self.dropped} more bytes were dropped]\n"
+        return text
+
+
+class BinaryView(io.RawIOBase):
+    """`sys.stdout.buffer` for code that writes bytes."""
+
+    def __init__(self, text):
+        self._text = text
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self._text.write(bytes(b).decode("utf-8", "surrogateescape"))
+        return len(b)
+
+
+def redirected_streams(limit, body):
+    """Run `body(out, err)` with sys.stdout/stderr captured and stdin empty.
+
+    Returns (body's result, out, err); the streams are restored whatever happens.
+    """
+    out, err = BoundedText(limit), BoundedText(limit)
+    saved = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout, sys.stderr, sys.stdin = out, err, io.StringIO("")
+    try:
+        rc = body(out, err)
+    finally:
+        for stream in (out, err):
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+        sys.stdout, sys.stderr, sys.stdin = saved
+    return rc, out, err

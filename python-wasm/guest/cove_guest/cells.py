@@ -1,0 +1,71 @@
+"""Running Python source the way the interpreter's main module would: compile, exec, and map
+what happened to a return code (an exception is a traceback on stderr and status 1;
+`SystemExit` is its code, as a shell sees it).
+"""
+
+import builtins
+import linecache
+import traceback
+
+
+class Outcome:
+    """What a run left behind besides its status: the name of an uncaught exception."""
+
+    def __init__(self):
+        self.exc_type = None
+
+
+def main_namespace():
+    """A fresh `__main__` namespace."""
+    return {"__name__": "__main__", "__builtins__": builtins.__dict__}
+
+
+def exit_status(exc, stderr):
+    """The return code for a `SystemExit`, as a shell sees it; a non-int code is printed."""
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    print(code, file=stderr)
+    return 1
+
+
+def run_source(code, name, namespace, out, err, outcome):
+    """Compile and run `code` as file `name` in `namespace`; returns the return code."""
+    # Registered so tracebacks and inspect.getsource show the model's own lines.
+    linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+    try:
+        compiled = compile(code, name, "exec")
+    except (SyntaxError, ValueError, OverflowError, MemoryError, RecursionError) as exc:
+        outcome.exc_type = type(exc).__name__
+        err.write("".join(traceback.format_exception_only(type(exc), exc)))
+        return 1
+    try:
+        exec(compiled, namespace)
+    except SystemExit as exc:
+        return exit_status(exc, err)
+    except BaseException as exc:
+        outcome.exc_type = type(exc).__name__
+        tb = exc.__traceback__
+        # Drop this frame: the model's traceback starts at its own cell.
+        if tb is not None and tb.tb_frame.f_code is run_source.__code__:
+            tb = tb.tb_next
+        try:
+            err.write("".join(traceback.format_exception(type(exc), exc, tb)))
+        except BaseException:
+            err.write(f"{type(exc).__name__}: <unprintable exception>\n")
+        return 1
+    return 0
+
+
+class Cells:
+    """The persistent namespace of `code_execution`: each call is a numbered cell in it."""
+
+    def __init__(self):
+        self.namespace = main_namespace()
+        self.count = 0
+
+    def run(self, code, out, err, outcome):
+        self.count += 1
+        return run_source(code, f"<cell-{self.count}>", self.namespace, out, err, outcome)

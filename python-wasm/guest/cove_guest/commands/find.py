@@ -1,0 +1,332 @@
+"""find (tests, actions on their own branch, -exec … ; and -exec … +) and xargs:
+the commands that run other commands through the shell."""
+
+import os
+import re
+import time
+
+from cove_guest.shell.io import IO, command_io
+from cove_guest.text.errors import ShellError, UsageError, os_message
+from cove_guest.text.inputs import decode, walk_tree
+from cove_guest.text.options import parse_options
+from cove_guest.text.patterns import bre_to_re, fnmatch
+
+
+def find(ctx, args):
+    paths = []
+    i = 0
+    while i < len(args) and not args[i].startswith(("-", "(", "!")):
+        paths.append(args[i])
+        i += 1
+    paths = paths or ["."]
+    state = _FindState(ctx)
+    test, maxdepth, mindepth, acted = _find_parse(args[i:], state)
+    status = 0
+    for root in paths:
+        if not os.path.lexists(root):
+            ctx.err.write(f"find: '{root}': No such file or directory\n")
+            status = 1
+            continue
+        for path, depth in walk_tree(root, maxdepth, state):
+            if depth < mindepth:
+                continue
+            state.prune = False
+            if test(path) and not acted:
+                ctx.out.write(path + "\n")
+    for flush in state.flushers:
+        flush()
+    return 1 if status or state.failed else 0
+
+
+class _FindState:
+    """What find's predicates share during one run: the context, the start time, whether the
+    current path is pruned, the pending `-exec … +` batches, and whether an action failed."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.now = time.time()
+        self.prune = False
+        self.flushers = []
+        self.failed = False
+
+
+def _find_age(spec, unit, state, stamp):
+    m = re.fullmatch(r"([+-]?)(\d+)", spec)
+    if not m:
+        raise UsageError(f"invalid argument `{spec}'")
+    sign, n = m.group(1), int(m.group(2))
+
+    def t(p):
+        try:
+            age = int((state.now - stamp(p)) // unit)
+        except OSError:
+            return False
+        return age > n if sign == "+" else age < n if sign == "-" else age == n
+
+    return t
+
+
+def _find_exec(cmd, batch, in_dir, state):
+    """`-exec CMD {} ;` (a test: true when CMD succeeds) or `-exec CMD {} +` (always true; CMD
+    runs once at the end with every path, and a failure makes find's status 1)."""
+    ctx = state.ctx
+
+    def argv_for(p):
+        return [p if a == "{}" else a.replace("{}", p) for a in cmd]
+
+    def call(argv, cwd=None):
+        old = os.getcwd() if cwd else None
+        try:
+            if cwd:
+                os.chdir(cwd)
+            return ctx.shell.call(argv, command_io(ctx))
+        finally:
+            if old:
+                os.chdir(old)
+
+    def local(p):
+        return os.path.dirname(p) or ".", "./" + os.path.basename(p)
+
+    if not batch:
+
+        def run(p):
+            if in_dir:
+                cwd, name = local(p)
+                return call(argv_for(name), cwd) == 0
+            return call(argv_for(p)) == 0
+
+        return run
+    pending: list[str] = []
+
+    def flush():
+        if not pending:
+            return
+        at = cmd.index("{}")
+        groups: dict[str | None, list[str]] = {}
+        for p in pending:
+            cwd, name = local(p) if in_dir else (None, p)
+            groups.setdefault(cwd, []).append(name)
+        for cwd, names in groups.items():
+            for k in range(0, len(names), 5000):
+                if call(cmd[:at] + names[k : k + 5000] + cmd[at + 1 :], cwd) != 0:
+                    state.failed = True
+        pending.clear()
+
+    state.flushers.append(flush)
+
+    def collect(p):
+        pending.append(p)
+        return True
+
+    return collect
+
+
+def _find_parse(expr, state):
+    """The expression as one predicate over paths (actions are predicates with effects), the
+    depth limits, and whether it contains an action (if not, bash's implicit -print)."""
+    maxdepth, mindepth = None, 0
+    acted = False
+    tokens = list(expr)
+    ctx = state.ctx
+
+    def parse_or(i):
+        left, i = parse_and(i)
+        while i < len(tokens) and tokens[i] in ("-o", "-or"):
+            right, i = parse_and(i + 1)
+            left = (lambda a, b: lambda p: a(p) or b(p))(left, right)
+        return left, i
+
+    def parse_and(i):
+        left, i = parse_not(i)
+        while i < len(tokens) and tokens[i] not in ("-o", "-or", ")", ","):
+            if tokens[i] in ("-a", "-and"):
+                i += 1
+            right, i = parse_not(i)
+            left = (lambda a, b: lambda p: a(p) and b(p))(left, right)
+        return left, i
+
+    def parse_not(i):
+        if i < len(tokens) and tokens[i] in ("!", "-not"):
+            inner, i = parse_not(i + 1)
+            return (lambda p: not inner(p)), i
+        return parse_primary(i)
+
+    def arg(i):
+        if i + 1 >= len(tokens):
+            raise UsageError(f"missing argument to `{tokens[i]}'")
+        return tokens[i + 1]
+
+    def parse_primary(i):
+        nonlocal maxdepth, mindepth, acted
+        if i >= len(tokens):
+            raise UsageError("expected an expression after `" + (tokens[i - 1] if i else "") + "'")
+        tok = tokens[i]
+        if tok == "(":
+            inner, i = parse_or(i + 1)
+            if i >= len(tokens) or tokens[i] != ")":
+                raise UsageError(
+                    "invalid expression; "
+                    "I was expecting to find a ')' somewhere but did not see one."
+                )
+            return inner, i + 1
+        if tok in ("-name", "-iname", "-path", "-ipath", "-wholename"):
+            pat = arg(i)
+            fold = tok in ("-iname", "-ipath")
+            whole = tok in ("-path", "-ipath", "-wholename")
+
+            def t(p, pat=pat):
+                subject = p if whole else os.path.basename(p.rstrip("/")) or p
+                return fnmatch(subject.lower() if fold else subject, pat.lower() if fold else pat)
+
+            return t, i + 2
+        if tok in ("-regex", "-iregex"):
+            rx = re.compile(bre_to_re(arg(i)), re.I if tok == "-iregex" else 0)
+            return (lambda p: rx.fullmatch(p) is not None), i + 2
+        if tok in ("-type", "-xtype"):
+            kinds = arg(i).split(",")
+            checks = {
+                "f": lambda p: os.path.isfile(p) and not os.path.islink(p),
+                "d": lambda p: os.path.isdir(p) and not os.path.islink(p),
+                "l": os.path.islink,
+            }
+            for kind in kinds:
+                if kind not in checks:
+                    raise UsageError(f"Unknown argument to -type: {kind}")
+            return (lambda p: any(checks[k](p) for k in kinds)), i + 2
+        if tok == "-maxdepth":
+            maxdepth = int(arg(i))
+            return (lambda p: True), i + 2
+        if tok == "-mindepth":
+            mindepth = int(arg(i))
+            return (lambda p: True), i + 2
+        if tok == "-size":
+            spec = arg(i)
+            m = re.fullmatch(r"([+-]?)(\d+)([ckMGb]?)", spec)
+            if not m:
+                raise UsageError(f"invalid argument `{spec}' to `-size'")
+            sign, num, unit = m.groups()
+            mult = {"c": 1, "k": 1024, "M": 1024**2, "G": 1024**3, "b": 512, "": 512}[unit]
+            n = int(num)
+
+            def t(p):  # type: ignore[misc]  # another local predicate, not a variant of -name's
+                if os.path.isdir(p) or not os.path.exists(p):
+                    size = 4096 if os.path.isdir(p) else 0
+                else:
+                    size = os.path.getsize(p)
+                units = -(-size // mult)
+                return units > n if sign == "+" else units < n if sign == "-" else units == n
+
+            return t, i + 2
+        if tok in ("-newer", "-anewer", "-cnewer"):
+            try:
+                ref = os.stat(arg(i)).st_mtime
+            except OSError as exc:
+                raise ShellError(f"'{arg(i)}': {os_message(exc)}") from None
+            return (lambda p: os.lstat(p).st_mtime > ref), i + 2
+        if tok in ("-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin"):
+            unit = 86400 if tok.endswith("time") else 60
+            field = {"m": "st_mtime", "a": "st_atime", "c": "st_ctime"}[tok[1]]
+            return _find_age(arg(i), unit, state, lambda p: getattr(os.lstat(p), field)), i + 2
+        if tok == "-empty":
+            return (
+                lambda p: (
+                    (os.path.isdir(p) and not os.path.islink(p) and not os.listdir(p))
+                    or (os.path.isfile(p) and not os.path.islink(p) and os.path.getsize(p) == 0)
+                )
+            ), i + 1
+        if tok in ("-true", "-false"):
+            return (lambda p, v=tok == "-true": v), i + 1
+        if tok == "-prune":
+
+            def prune(p):
+                state.prune = True
+                return True
+
+            return prune, i + 1
+        if tok == "-quit":
+            raise UsageError("-quit is not supported")
+        if tok in ("-print", "-print0"):
+            acted = True
+            end = "\n" if tok == "-print" else "\0"
+            return (lambda p: ctx.out.write(p + end) or True), i + 1
+        if tok == "-delete":
+            acted = True
+
+            def delete(p):
+                try:
+                    if os.path.isdir(p) and not os.path.islink(p):
+                        os.rmdir(p)
+                    else:
+                        os.remove(p)
+                except OSError as exc:
+                    ctx.err.write(f"find: cannot delete '{p}': {os_message(exc, write=True)}\n")
+                    state.failed = True
+                    return False
+                return True
+
+            return delete, i + 1
+        if tok in ("-exec", "-execdir", "-ok", "-okdir"):
+            acted = True
+            j = i + 1
+            cmd = []
+            while j < len(tokens) and tokens[j] not in (";", "+"):
+                cmd.append(tokens[j])
+                j += 1
+            if j >= len(tokens) or not cmd:
+                raise UsageError(f"missing argument to `{tok}'")
+            batch = tokens[j] == "+"
+            if batch and (cmd[-1] != "{}" or cmd.count("{}") != 1):
+                raise UsageError(f"missing argument to `{tok}'")
+            return _find_exec(cmd, batch, tok.endswith("dir"), state), j + 1
+        raise UsageError(f"unknown predicate `{tok}'")
+
+    if not tokens:
+        return (lambda p: True), None, 0, False
+    test, i = parse_or(0)
+    while i < len(tokens) and tokens[i] == ",":
+        right, i = parse_or(i + 1)
+        test = (lambda a, b: lambda p: (a(p), b(p))[1])(test, right)
+    if i != len(tokens):
+        if tokens[i] == ")":
+            raise UsageError("invalid expression; you have too many ')'")
+        raise UsageError(f"paths must precede expression: `{tokens[i]}'")
+    return test, maxdepth, mindepth, acted
+
+
+def xargs(ctx, args):
+    k = 0
+    while k < len(args) and args[k].startswith("-") and args[k] != "-":
+        k += 1 if args[k][1:2] not in "nIdL" or len(args[k]) > 2 else 2
+    on, vals, cmd = parse_options(args[:k], "0rt", with_value="nIdL")
+    cmd = cmd + args[k:]
+    cmd = cmd or ["echo"]
+    data = decode(ctx.stdin)
+    if "0" in on:
+        items = [x for x in data.split("\0") if x]
+    elif "d" in vals:
+        items = [x for x in data.split(vals["d"]) if x]
+    elif "I" in vals or "L" in vals:
+        items = [line for line in data.splitlines() if line.strip()]
+    else:
+        import shlex
+
+        try:
+            items = shlex.split(data)
+        except ValueError:
+            items = data.split()
+    if not items and "r" in on:
+        return 0
+    status = 0
+
+    io_ = IO(b"", ctx.out, ctx.err)
+    if "I" in vals:
+        rep = vals["I"]
+        for item in items:
+            argv = [a.replace(rep, item) for a in cmd]
+            status = ctx.shell.call(argv, io_) or status
+        return 123 if status else 0
+    n = int(vals.get("n", vals.get("L", "0")) or 0) or len(items) or 1
+    for k in range(0, max(len(items), 1), n):
+        argv = cmd + items[k : k + n]
+        status = ctx.shell.call(argv, io_) or status
+    return 123 if status else 0

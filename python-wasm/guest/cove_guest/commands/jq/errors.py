@@ -1,0 +1,5 @@
+"""jq's error: a compile or runtime error, worded as jq 1.6 words it."""
+
+
+class JqError(Exception):
+    pass

@@ -1,0 +1,203 @@
+"""Cove's guest-side driver: runs inside the sandboxed interpreter, one per session.
+
+The host calls `handle` (through the reactor's `cove_call` export) with one JSON request and
+receives one JSON response. Results travel only on that channel, never through the guest's
+stdout. Requests:
+
+    {"op": "exec", "code": str, "max_output_bytes": int}
+    {"op": "edit", "command": "view"|"create"|"str_replace"|"insert"|"undo_edit", "path": str,
+     "file_text"?, "old_str"?, "new_str"?, "insert_line"?, "view_range"?, "max_output_bytes": int}
+    {"op": "bash", "command": str, "max_output_bytes": int}
+    {"op": "script", "argv": [str], "stdin_b64": str, "cwd": str, "env": {str: str},
+     "max_output_bytes": int}     (a fresh interpreter running `python ARGV...` for the shell)
+    {"op": "ping"}
+
+Responses carry "stdout", "stderr", "return_code", "stdout_dropped", "stderr_dropped" (bytes
+cut from each stream) and "exc_type" (the name of an uncaught exception, or null). The host
+finds the files a call changed by scanning the workspace itself.
+
+This module wires the layers together: the shell gets the commands and the host proxy here.
+"""
+
+import base64
+import gc
+import importlib
+import json
+import linecache
+import os
+import random
+import sys
+
+from cove_guest import sandbox
+from cove_guest.capture import BoundedText, redirected_streams
+from cove_guest.cells import Cells, Outcome
+from cove_guest.commands import COMMANDS
+from cove_guest.editor import Editor
+from cove_guest.host import GuestHost
+from cove_guest.python_cli import run_python
+from cove_guest.shell import Shell
+from cove_guest.shell.builtins import BUILTINS
+
+WORKSPACE = "/workspace"
+_DEFAULT_MAX_OUTPUT = 1 << 20
+
+_started = False
+_cells = Cells()
+_editor = Editor()
+_shell = None
+
+
+def _start():
+    """Per-session setup after restore from the snapshot: fresh randomness."""
+    global _started
+    _started = True
+    random.seed(os.urandom(32))
+    tempfile = sys.modules.get("tempfile")
+    if tempfile is not None:
+        tempfile._name_sequence = None  # type: ignore[attr-defined]  # private, stdlib
+
+
+def _limit(req):
+    return int(req.get("max_output_bytes", _DEFAULT_MAX_OUTPUT))
+
+
+def _result(out, err, rc, exc_type=None):
+    return {
+        "stdout": out.getvalue(),
+        "stderr": err.getvalue(),
+        "return_code": rc,
+        "stdout_dropped": out.dropped,
+        "stderr_dropped": err.dropped,
+        "exc_type": exc_type,
+    }
+
+
+def _exec(req):
+    outcome = Outcome()
+    rc, out, err = redirected_streams(
+        _limit(req), lambda o, e: _cells.run(req["code"], o, e, outcome)
+    )
+    return _result(out, err, rc, outcome.exc_type)
+
+
+def _edit(req):
+    rc, out, err = redirected_streams(_limit(req), lambda o, e: _editor.run(req, o, e))
+    return _result(out, err, rc)
+
+
+def _bash(req):
+    global _shell
+    if _shell is None:
+        _shell = Shell(commands=COMMANDS, host=GuestHost())
+    limit = _limit(req)
+    try:
+        out_bytes, err_bytes, rc = _shell.run(req["command"])
+    except BaseException as exc:
+        # The shell contains its own failures; this is the last line, so that nothing the shell
+        # raises (MemoryError, RecursionError included) becomes a driver failure, which would
+        # reset the interpreter. Only a trap does that.
+        out_bytes = b""
+        try:
+            message = f"bash: internal error: {type(exc).__name__}: {exc}\n"
+            err_bytes = message.encode("utf-8", "replace")
+        except BaseException:
+            err_bytes = f"bash: internal error: {type(exc).__name__}\n".encode()
+        rc = 1
+    out, err = BoundedText(limit), BoundedText(limit)
+    out.write(out_bytes.decode("utf-8", "surrogateescape"))
+    err.write(err_bytes.decode("utf-8", "surrogateescape"))
+    return _result(out, err, rc)
+
+
+def _script(req):
+    """`python ARGV...` in this (fresh) interpreter, as the shell's python command."""
+    argv = list(req.get("argv", []))
+    stdin_data = base64.b64decode(req.get("stdin_b64", ""))
+    try:
+        os.chdir(req.get("cwd") or WORKSPACE)
+    except OSError:
+        pass
+    os.environ.clear()
+    os.environ.update(req.get("env") or {})
+    rc, out, err = redirected_streams(_limit(req), lambda o, e: run_python(argv, stdin_data, o, e))
+    return _result(out, err, rc)
+
+
+def _ping(req):
+    return {"ok": True}
+
+
+_PROGRAM_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/")
+
+
+def _known_command(name):
+    """Whether `subprocess` can start a program of this name (a utility, a builtin, python, or
+    a script file)."""
+    base = name.rsplit("/", 1)[-1] if name.startswith(_PROGRAM_DIRS) else name
+    return base in COMMANDS or base in BUILTINS or ("/" in name and os.path.isfile(name))
+
+
+def _run_command(command, *, cwd, env, stdin):
+    """A command line for `subprocess` and friends: a fresh shell (a child process's own
+    variables) in `cwd`, with `env` exported; the caller's directory is left as it was."""
+    saved = os.getcwd()
+    os.chdir(cwd)
+    try:
+        shell = Shell(commands=COMMANDS, host=GuestHost())
+        for name, value in env.items():
+            shell.vars[name] = value
+            shell.exported.add(name)
+        return shell.run(command, stdin)
+    finally:
+        os.chdir(saved)
+
+
+OPS = {"exec": _exec, "edit": _edit, "bash": _bash, "script": _script, "ping": _ping}
+
+
+def handle(request):
+    """Run one request (JSON bytes) and return the JSON response bytes."""
+    if not _started:
+        _start()
+    try:
+        req = json.loads(request)
+        op = req.get("op")
+        run = OPS.get(op)
+        resp = run(req) if run is not None else {"error": f"unknown op {op!r}"}
+    except MemoryError:
+        resp = {"error": "MemoryError in the driver"}
+    except BaseException as exc:
+        resp = {"error": f"driver failure: {type(exc).__name__}: {exc}"}
+    return json.dumps(resp, ensure_ascii=False).encode("utf-8", "replace")
+
+
+def initialise():
+    """Runs once, at snapshot time: warm the imports every session needs, enter the workspace."""
+    import _cove  # noqa: F401  (the host channel, warmed into the snapshot)
+
+    # Cheap and common in model code (docs/packages.md has the import times): imported into
+    # the snapshot, a new session pays nothing for them.
+    for module in ("dateutil.parser", "dateutil.relativedelta", "dateutil.tz", "pytz", "zoneinfo"):
+        importlib.import_module(module)
+
+    os.chdir(WORKSPACE)
+    sys.argv = [""]
+    # What `subprocess.run([sys.executable, ...])` starts: the shell's python (a fresh
+    # interpreter); see cove_guest.sandbox.
+    sys.executable = "/usr/bin/python3"
+    sandbox.install(_run_command, _known_command)
+    # Warm the paths every session takes (the first compile and exec, capture, the editor, the
+    # shell): their one-time costs land in the snapshot instead of in each session's first call.
+    _exec({"code": "pass"})
+    _exec({"code": "1/0"})
+    _edit({"command": "view", "path": WORKSPACE})
+    Shell(commands=COMMANDS).run("echo warm | wc -l > /dev/null")
+    _cells.count = 0
+    linecache.cache.clear()
+    _editor.undo.clear()
+    # Deterministic state in the snapshot; every session reseeds from os.urandom on its first call.
+    random.seed(0)
+    # Everything alive now moves to the GC's permanent generation: collections in a session
+    # never walk (and so never copy-on-write) the snapshot's objects.
+    gc.collect()
+    gc.freeze()

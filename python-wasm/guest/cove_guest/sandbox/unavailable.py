@@ -1,0 +1,32 @@
+"""Modules that cannot exist in the sandbox fail to import with a reason, not a bare name."""
+
+import sys
+from importlib.abc import MetaPathFinder
+
+REASONS = {
+    "_ctypes": "ctypes is not available in this sandbox: code runs as WebAssembly, which cannot "
+    "load native libraries",
+    "mmap": "mmap is not available in this sandbox (WebAssembly has no memory mapping): read the "
+    "file into memory instead",
+    "_ssl": "ssl is not available in this sandbox: there is no network access",
+    "_multiprocessing": "process-based parallelism is not available in this sandbox: there is "
+    "one process and no threads (multiprocessing.Pool runs tasks one by one)",
+    "_posixsubprocess": "processes cannot be started in this sandbox (subprocess runs commands "
+    "through the sandbox's shell instead)",
+}
+
+
+class UnavailableFinder(MetaPathFinder):
+    """Last on `sys.meta_path`: asked only about modules no other finder has, it turns the
+    ones in `REASONS` into a ModuleNotFoundError that says why."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        reason = REASONS.get(fullname)
+        if reason is not None:
+            raise ModuleNotFoundError(reason, name=fullname)
+        return None
+
+
+def install():
+    if not any(isinstance(f, UnavailableFinder) for f in sys.meta_path):
+        sys.meta_path.append(UnavailableFinder())

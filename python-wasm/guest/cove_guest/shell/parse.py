@@ -1,0 +1,649 @@
+"""The tokenizer and parser for bash command lines: a tree of `Node`s.
+
+Words are kept as raw source text (quotes and all); the interpreter expands them. The parser
+only needs to find where a word ends. Anything the parser does not support is a clear syntax
+error, never a silent misreading.
+"""
+
+OPERATORS = [
+    "&&",
+    "||",
+    ";;",
+    "|&",
+    "<<<",
+    "<<-",
+    "<<",
+    ">>",
+    "&>>",
+    "&>",
+    ">&",
+    "<&",
+    ">|",
+    "<>",
+    "|",
+    "&",
+    ";",
+    "(",
+    ")",
+    "<",
+    ">",
+    "\n",
+]
+
+
+RESERVED = {
+    "if",
+    "then",
+    "elif",
+    "else",
+    "fi",
+    "for",
+    "in",
+    "do",
+    "done",
+    "while",
+    "until",
+    "case",
+    "esac",
+    "function",
+    "{",
+    "}",
+    "!",
+    "[[",
+    "]]",
+    "select",
+    "time",
+    "coproc",
+}
+
+
+class ShellSyntaxError(Exception):
+    pass
+
+
+class Tok:
+    __slots__ = ("fd", "heredoc", "kind", "value")
+
+    def __init__(self, kind, value, fd=None):
+        self.kind = kind  # "word", "op", "eof"
+        self.value = value
+        self.fd = fd
+        self.heredoc = None
+
+    def __repr__(self):
+        return f"Tok({self.kind}, {self.value!r})"
+
+
+def scan_quoted(src, i, close):
+    """Index just past the matching close quote starting after src[i-1]."""
+    n = len(src)
+    while i < n:
+        c = src[i]
+        if c == "\\" and close != "'":
+            i += 2
+            continue
+        if c == close:
+            return i + 1
+        if close == '"' and c == "$" and i + 1 < n and src[i + 1] in "({":
+            i = scan_dollar(src, i)
+            continue
+        if close == '"' and c == "`":
+            i = scan_quoted(src, i + 1, "`")
+            continue
+        i += 1
+    raise ShellSyntaxError(f"unexpected EOF while looking for matching `{close}'")
+
+
+def scan_dollar(src, i):
+    """Index past a $(...), $((...)) or ${...} starting at src[i] == '$'."""
+    n = len(src)
+    opener = src[i + 1]
+    close = ")" if opener == "(" else "}"
+    depth = 0
+    j = i + 1
+    while j < n:
+        c = src[j]
+        if c == "\\":
+            j += 2
+            continue
+        # Quotes nest inside $( ); inside ${ } only double quotes do ('...' is literal there).
+        if c in "'\"" and (close == ")" or c == '"'):
+            j = scan_quoted(src, j + 1, c)
+            continue
+        if c == "$" and j + 1 < n and src[j + 1] in "({" and j != i:
+            j = scan_dollar(src, j)
+            continue
+        if c == opener:
+            depth += 1
+        elif c == close:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        elif close == ")" and c == "#" and (src[j - 1] in " \t\n"):
+            while j < n and src[j] != "\n":
+                j += 1
+            continue
+        j += 1
+    raise ShellSyntaxError(f"unexpected EOF while looking for matching `{close}'")
+
+
+def tokenize(src):
+    toks: list[Tok] = []
+    pending: list[Tok] = []  # heredoc tokens awaiting their bodies
+    i, n = 0, len(src)
+    while i < n:
+        c = src[i]
+        if c in " \t":
+            i += 1
+            continue
+        if c == "\\" and i + 1 < n and src[i + 1] == "\n":
+            i += 2
+            continue
+        if c == "#" and (not toks or toks[-1].kind == "op" or src[i - 1] in " \t\n"):
+            while i < n and src[i] != "\n":
+                i += 1
+            continue
+        if c == "\n":
+            toks.append(Tok("op", "\n"))
+            i += 1
+            for tok in pending:
+                i = read_heredoc(src, i, tok, toks)
+            pending = []
+            continue
+        # An fd number directly before a redirection: 2>, 2>>, 1>&2, 0<
+        if c.isdigit():
+            j = i
+            while j < n and src[j].isdigit():
+                j += 1
+            if j < n and src[j] in "<>":
+                op = _match_op(src, j)
+                if op and op[0] in "<>":
+                    tok = Tok("op", op, fd=int(src[i:j]))
+                    toks.append(tok)
+                    i = j + len(op)
+                    if op in ("<<", "<<-"):
+                        pending.append(tok)
+                    continue
+        if c in "<>" and i + 1 < n and src[i + 1] == "(":
+            raise ShellSyntaxError("process substitution <(...) is not supported in this shell")
+        op = _match_op(src, i)
+        if op:
+            tok = Tok("op", op)
+            toks.append(tok)
+            i += len(op)
+            if op in ("<<", "<<-"):
+                pending.append(tok)
+            continue
+        j = _scan_word(src, i)
+        toks.append(Tok("word", src[i:j]))
+        i = j
+    for tok in pending:
+        read_heredoc(src, n, tok, toks)
+    toks.append(Tok("eof", None))
+    return toks
+
+
+def _match_op(src, i):
+    for op in OPERATORS:
+        if src.startswith(op, i):
+            return op
+    return None
+
+
+def _scan_word(src, i):
+    n = len(src)
+    start = i
+    while i < n:
+        c = src[i]
+        if c in " \t\n;&|<>()":
+            if c in "<>" and i + 1 < n and src[i + 1] == "(" and i == start:
+                raise ShellSyntaxError("process substitution <(...) is not supported")
+            break
+        if c == "\\":
+            i += 2
+            continue
+        if c in "'\"`":
+            i = scan_quoted(src, i + 1, c)
+            continue
+        if c == "$" and i + 1 < n:
+            if src[i + 1] in "({":
+                i = scan_dollar(src, i)
+                continue
+            if src[i + 1] == "'":
+                i = scan_ansi(src, i + 2)
+                continue
+            if src[i + 1] == '"':
+                i = scan_quoted(src, i + 2, '"')
+                continue
+        i += 1
+    return min(i, n)
+
+
+def scan_ansi(src, i):
+    n = len(src)
+    while i < n:
+        if src[i] == "\\":
+            i += 2
+            continue
+        if src[i] == "'":
+            return i + 1
+        i += 1
+    raise ShellSyntaxError("unexpected EOF while looking for matching `''")
+
+
+def read_heredoc(src, i, tok, toks):
+    """Read the body of heredoc `tok` from src[i:] (the lines after its own line); returns the
+    index just past the delimiter line. Body lines are raw text, never tokenized."""
+    at = next(k for k, t in enumerate(toks) if t is tok)
+    if at + 1 >= len(toks) or toks[at + 1].kind != "word":
+        raise ShellSyntaxError("syntax error near unexpected token `newline'")
+    raw = toks[at + 1].value
+    quoted = any(q in raw for q in "'\"\\")
+    delim = raw.replace("'", "").replace('"', "").replace("\\", "")
+    body = []
+    n = len(src)
+    terminated = False
+    while i < n:
+        end = src.find("\n", i)
+        line = src[i:] if end < 0 else src[i:end]
+        i = n if end < 0 else end + 1
+        check = line.lstrip("\t") if tok.value == "<<-" else line
+        if check == delim:
+            terminated = True
+            break
+        body.append(check)
+    tok.heredoc = {
+        "body": "".join(b + "\n" for b in body),
+        "quoted": quoted,
+        "delim": delim,
+        "terminated": terminated,
+    }
+    return i
+
+
+class Node:
+    def __init__(self, kind, **fields):
+        self.kind = kind
+        self.__dict__.update(fields)
+
+    def __repr__(self):
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if k != "kind")
+        return f"{self.kind}({inner})"
+
+
+class Parser:
+    def __init__(self, src):
+        self.src = src
+        self.toks = tokenize(src)
+        self.pos = 0
+
+    def peek(self, k=0):
+        return self.toks[min(self.pos + k, len(self.toks) - 1)]
+
+    def next(self):
+        tok = self.toks[self.pos]
+        self.pos += 1
+        return tok
+
+    def at_word(self, *values):
+        tok = self.peek()
+        return tok.kind == "word" and tok.value in values
+
+    def at_op(self, *values):
+        tok = self.peek()
+        return tok.kind == "op" and tok.value in values
+
+    def skip_newlines(self):
+        while self.at_op("\n"):
+            self.next()
+
+    def expect_word(self, value):
+        tok = self.next()
+        if tok.kind != "word" or tok.value != value:
+            raise _unexpected(tok)
+
+    def parse(self):
+        node = self.list_(stop=())
+        if self.peek().kind != "eof":
+            raise _unexpected(self.peek())
+        return node
+
+    def list_(self, stop):
+        items = []
+        self.skip_newlines()
+        while True:
+            tok = self.peek()
+            if (
+                tok.kind == "eof"
+                or (tok.kind == "word" and tok.value in stop)
+                or (tok.kind == "op" and tok.value in (")", ";;"))
+            ):
+                break
+            node = self.and_or()
+            background = False
+            if self.at_op("&"):
+                self.next()
+                background = True
+            items.append(Node("item", node=node, background=background))
+            if self.at_op(";", "\n"):
+                self.next()
+                self.skip_newlines()
+                continue
+            if background:
+                self.skip_newlines()
+                continue
+            break
+        return Node("list", items=items)
+
+    def and_or(self):
+        left = self.pipeline()
+        while self.at_op("&&", "||"):
+            op = self.next().value
+            self.skip_newlines()
+            right = self.pipeline()
+            left = Node("andor", op=op, left=left, right=right)
+        return left
+
+    def pipeline(self):
+        negate = False
+        while self.at_word("!"):
+            self.next()
+            negate = not negate
+        if self.at_word("time"):
+            self.next()
+        stages = [self.command()]
+        while self.at_op("|", "|&"):
+            both = self.next().value == "|&"
+            self.skip_newlines()
+            cmd = self.command()
+            if both:
+                stages[-1].redirs.append(Node("redir", fd=2, op=">&", target="1", heredoc=None))
+            stages.append(cmd)
+        return Node("pipeline", stages=stages, negate=negate)
+
+    def command(self):
+        tok = self.peek()
+        if tok.kind == "op" and tok.value == "(":
+            if self.peek(1).kind == "op" and self.peek(1).value == "(":
+                return self._with_redirs(self.arith_command())
+            self.next()
+            body = self.list_(stop=())
+            if not self.at_op(")"):
+                raise _unexpected(self.peek())
+            self.next()
+            return self._with_redirs(Node("subshell", body=body, redirs=[]))
+        if tok.kind == "word":
+            v = tok.value
+            if v == "{":
+                self.next()
+                body = self.list_(stop=("}",))
+                self.expect_word("}")
+                return self._with_redirs(Node("group", body=body, redirs=[]))
+            if v == "if":
+                return self._with_redirs(self.if_())
+            if v in ("while", "until"):
+                return self._with_redirs(self.while_())
+            if v == "for":
+                return self._with_redirs(self.for_())
+            if v == "case":
+                return self._with_redirs(self.case_())
+            if v == "[[":
+                return self._with_redirs(self.cond())
+            if v == "function":
+                self.next()
+                name = self.next().value
+                if self.at_op("("):
+                    self.next()
+                    if not self.at_op(")"):
+                        raise _unexpected(self.peek())
+                    self.next()
+                return self.funcbody(name)
+            if v in ("select", "coproc"):
+                raise ShellSyntaxError(f"`{v}' is not supported in this shell")
+            if v in ("then", "elif", "else", "fi", "do", "done", "esac", "}", "in", "]]"):
+                raise _unexpected(tok)
+            if (
+                self.peek(1).kind == "op"
+                and self.peek(1).value == "("
+                and self.peek(2).kind == "op"
+                and self.peek(2).value == ")"
+                and is_name(v)
+            ):
+                self.next()
+                self.next()
+                self.next()
+                return self.funcbody(v)
+        return self.simple()
+
+    def funcbody(self, name):
+        self.skip_newlines()
+        body = self.command()
+        return Node("funcdef", name=name, body=body, redirs=[])
+
+    def _with_redirs(self, node):
+        while True:
+            r = self.redir()
+            if r is None:
+                return node
+            node.redirs.append(r)
+
+    def redir(self):
+        tok = self.peek()
+        if tok.kind != "op" or tok.value not in (
+            "<",
+            ">",
+            ">>",
+            "<<",
+            "<<-",
+            "<<<",
+            ">&",
+            "<&",
+            "&>",
+            "&>>",
+            ">|",
+            "<>",
+        ):
+            return None
+        self.next()
+        target = self.next()
+        if target.kind != "word":
+            raise _unexpected(target)
+        op = tok.value
+        fd = tok.fd
+        if fd is None:
+            fd = 0 if op in ("<", "<<", "<<-", "<<<", "<&", "<>") else 1
+        return Node("redir", fd=fd, op=op, target=target.value, heredoc=tok.heredoc)
+
+    def simple(self):
+        words: list[str]
+        assigns, words, redirs = [], [], []
+        while True:
+            r = self.redir()
+            if r is not None:
+                redirs.append(r)
+                continue
+            tok = self.peek()
+            if tok.kind != "word":
+                break
+            if not words and _is_assignment(tok.value):
+                assigns.append(self.next().value)
+                if self.at_op("(") and assigns[-1].endswith("="):
+                    raise ShellSyntaxError("arrays are not supported in this shell")
+                continue
+            if words or tok.value not in RESERVED or tok.value in ("!",):
+                if not words and tok.value in (
+                    "}",
+                    "then",
+                    "do",
+                    "done",
+                    "fi",
+                    "else",
+                    "elif",
+                    "esac",
+                    "]]",
+                ):
+                    break
+                words.append(self.next().value)
+                continue
+            break
+        if not assigns and not words and not redirs:
+            raise _unexpected(self.peek())
+        return Node("simple", assigns=assigns, words=words, redirs=redirs)
+
+    def if_(self):
+        self.expect_word("if")
+        clauses = []
+        cond = self.list_(stop=("then",))
+        self.expect_word("then")
+        body = self.list_(stop=("elif", "else", "fi"))
+        clauses.append((cond, body))
+        else_ = None
+        while True:
+            if self.at_word("elif"):
+                self.next()
+                cond = self.list_(stop=("then",))
+                self.expect_word("then")
+                body = self.list_(stop=("elif", "else", "fi"))
+                clauses.append((cond, body))
+                continue
+            if self.at_word("else"):
+                self.next()
+                else_ = self.list_(stop=("fi",))
+            self.expect_word("fi")
+            break
+        return Node("if", clauses=clauses, else_=else_, redirs=[])
+
+    def while_(self):
+        until = self.next().value == "until"
+        cond = self.list_(stop=("do",))
+        self.expect_word("do")
+        body = self.list_(stop=("done",))
+        self.expect_word("done")
+        return Node("while", cond=cond, body=body, until=until, redirs=[])
+
+    def for_(self):
+        self.expect_word("for")
+        if self.at_op("(") and self.peek(1).kind == "op" and self.peek(1).value == "(":
+            self.next()
+            self.next()
+            text = self._raw_until_double_paren()
+            parts = text.split(";")
+            if len(parts) != 3:
+                raise ShellSyntaxError("syntax error in C-style for loop")
+            if self.at_op(";"):
+                self.next()
+            self.skip_newlines()
+            self.expect_word("do")
+            body = self.list_(stop=("done",))
+            self.expect_word("done")
+            return Node("cfor", init=parts[0], cond=parts[1], step=parts[2], body=body, redirs=[])
+        name = self.next()
+        if name.kind != "word" or not is_name(name.value):
+            raise ShellSyntaxError(f"`{name.value}': not a valid identifier")
+        self.skip_newlines()
+        items = None
+        if self.at_word("in"):
+            self.next()
+            items = []
+            while self.peek().kind == "word":
+                items.append(self.next().value)
+        if self.at_op(";", "\n"):
+            self.next()
+        self.skip_newlines()
+        self.expect_word("do")
+        body = self.list_(stop=("done",))
+        self.expect_word("done")
+        return Node("for", var=name.value, items=items, body=body, redirs=[])
+
+    def _raw_until_double_paren(self):
+        # Re-read the raw words between (( and )) from the token stream.
+        parts: list[str] = []
+        depth = 0
+        while True:
+            tok = self.next()
+            if tok.kind == "eof":
+                raise ShellSyntaxError("unexpected EOF while looking for `))'")
+            if tok.kind == "op" and tok.value == ")":
+                if depth == 0 and self.at_op(")"):
+                    self.next()
+                    return " ".join(parts)
+                depth -= 1
+                parts.append(")")
+                continue
+            if tok.kind == "op" and tok.value == "(":
+                depth += 1
+            parts.append(tok.value if tok.kind == "word" else tok.value.strip())
+        return ""
+
+    def arith_command(self):
+        self.next()
+        self.next()
+        return Node("arith", expr=self._raw_until_double_paren(), redirs=[])
+
+    def case_(self):
+        self.expect_word("case")
+        word = self.next().value
+        self.skip_newlines()
+        self.expect_word("in")
+        self.skip_newlines()
+        arms = []
+        while not self.at_word("esac"):
+            if self.at_op("("):
+                self.next()
+            patterns = [self.next().value]
+            while self.at_op("|"):
+                self.next()
+                patterns.append(self.next().value)
+            if not self.at_op(")"):
+                raise _unexpected(self.peek())
+            self.next()
+            body = self.list_(stop=("esac",))
+            arms.append((patterns, body))
+            if self.at_op(";;"):
+                self.next()
+                self.skip_newlines()
+            elif not self.at_word("esac"):
+                raise _unexpected(self.peek())
+        self.expect_word("esac")
+        return Node("case", word=word, arms=arms, redirs=[])
+
+    def cond(self):
+        self.expect_word("[[")
+        words = []
+        while not self.at_word("]]"):
+            tok = self.next()
+            if tok.kind == "eof":
+                raise ShellSyntaxError("unexpected EOF while looking for `]]'")
+            if tok.kind == "op" and tok.value in ("&&", "||", "(", ")", "<", ">"):
+                words.append(("op", tok.value))
+            elif tok.kind == "word":
+                words.append(("word", tok.value))
+            else:
+                raise _unexpected(tok)
+        self.next()
+        return Node("cond", words=words, redirs=[])
+
+
+def is_name(s):
+    return bool(s) and (s[0].isalpha() or s[0] == "_") and all(c.isalnum() or c == "_" for c in s)
+
+
+def _is_assignment(word):
+    eq = word.find("=")
+    if eq <= 0:
+        return False
+    name = word[:eq]
+    if name.endswith("+"):
+        name = name[:-1]
+    return is_name(name)
+
+
+def _unexpected(tok):
+    if tok.kind == "eof":
+        return ShellSyntaxError("syntax error: unexpected end of file")
+    value = "newline" if tok.value == "\n" else tok.value
+    return ShellSyntaxError(f"syntax error near unexpected token `{value}'")
+
+
+def parse(src):
+    return Parser(src).parse()

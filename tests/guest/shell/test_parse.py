@@ -1,0 +1,48 @@
+"""The shell's tokenizer and parser: the tree's shapes and clear syntax errors."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cove_guest.shell.parse import ShellSyntaxError, parse
+
+
+@pytest.mark.parametrize(
+    ("src", "message"),
+    [
+        ("if true; then echo", "unexpected end of file"),
+        ("echo 'unterminated", "unexpected EOF while looking for matching"),
+        ("echo )", "syntax error near unexpected token `)'"),
+        ("for 1x in a; do :; done", "not a valid identifier"),
+        ("cat <(ls)", "process substitution"),
+        ("a=(1 2)", "arrays are not supported"),
+        ("select x in a; do :; done", "not supported"),
+        ("fi", "unexpected token `fi'"),
+    ],
+)
+def test_parser_errors_are_clear_never_silent(src: str, message: str) -> None:
+    with pytest.raises(ShellSyntaxError, match=re.escape(message)):
+        parse(src)
+
+
+def test_parser_shapes() -> None:
+    tree = parse("a=1 b=2 cmd x >out 2>&1 | wc -l && echo ok; f() { :; }")
+    first = tree.items[0].node
+    assert first.kind == "andor"
+    simple = first.left.stages[0]
+    assert (simple.assigns, simple.words) == (["a=1", "b=2"], ["cmd", "x"])
+    assert [(r.fd, r.op, r.target) for r in simple.redirs] == [(1, ">", "out"), (2, ">&", "1")]
+    assert tree.items[1].node.stages[0].kind == "funcdef"
+
+
+def test_heredoc_bodies_are_raw_text() -> None:
+    tree = parse('cat <<EOF\nit\'s "$x" (x)\nEOF\necho next')
+    redir = tree.items[0].node.stages[0].redirs[0]
+    assert redir.heredoc == {
+        "body": 'it\'s "$x" (x)\n',
+        "quoted": False,
+        "delim": "EOF",
+        "terminated": True,
+    }
