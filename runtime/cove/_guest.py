@@ -17,6 +17,7 @@ import wasmtime
 
 from ._engine import Engine, HostHandler, enter_call, leave_call
 from ._errors import InterpreterError
+from ._rawcall import RawFunc, RawMemory
 
 __all__ = ["Guest", "GuestOutcome", "Trapped"]
 
@@ -107,9 +108,9 @@ class Guest:
                 store.close()
                 raise InterpreterError(f"cannot configure the interpreter: {exc}") from exc
         self._store = store
-        self._memory = memory
-        self._buffer = buffer
-        self._call = call
+        self._memory = RawMemory(store, memory)
+        self._buffer = RawFunc(store, buffer, ("i32",), "i32")
+        self._call = RawFunc(store, call, ("i32", "i64", "i64"), "i64")
         self._buffer_ptr = 0
         self._buffer_cap = 0
         self.closed = False
@@ -157,23 +158,23 @@ class Guest:
         quota_hit = False
         try:
             if len(payload) > self._buffer_cap:
-                self._buffer_ptr = int(self._buffer(store, len(payload)))
+                self._buffer_ptr = self._buffer(len(payload)) & 0xFFFFFFFF
                 self._buffer_cap = len(payload) if self._buffer_ptr else 0
             if not self._buffer_ptr:
                 trapped, detail = Trapped.CRASH, "the guest could not allocate the request"
             else:
-                memory.write(store, payload, self._buffer_ptr)
-                packed = int(self._call(store, len(payload), bytes_left, files_left))
+                memory.write(self._buffer_ptr, payload)
+                packed = self._call(len(payload), bytes_left, files_left)
                 start, low = (packed >> 32) & 0xFFFFFFFF, packed & 0xFFFFFFFF
                 quota_hit = bool(low & _QUOTA_HIT)
                 length = low & (_QUOTA_HIT - 1)
                 if packed < 0:
                     trapped, detail = Trapped.CRASH, "the guest driver failed"
-                elif length > max_response or start + length > memory.data_len(store):
+                elif length > max_response or start + length > memory.size():
                     trapped = Trapped.CRASH
                     detail = "the guest returned a response outside its bounds"
                 else:
-                    response = bytes(memory.read(store, start, start + length))
+                    response = memory.read(start, length)
         except wasmtime.Trap as trap:
             trapped, detail = _classify(trap), trap.message
         except wasmtime.ExitTrap as exc:
@@ -192,13 +193,13 @@ class Guest:
             exit_code=exit_code,
             detail=detail,
             fuel_used=fuel_used,
-            memory_bytes=memory.data_len(store),
+            memory_bytes=memory.size(),
             quota_hit=quota_hit,
         )
 
     def memory_bytes(self) -> int:
         """Current size of the guest's linear memory."""
-        return self._memory.data_len(self._store)
+        return self._memory.size()
 
     def close(self) -> None:
         """Release the store and everything in it. Idempotent."""
