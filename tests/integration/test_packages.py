@@ -402,3 +402,19 @@ print(json.dumps({
         "certifi": [True, True],
         "workspace": [],
     }
+
+
+@pytest.mark.parametrize("url", ["http://example.com/", "https://example.com/data.json"])
+async def test_requests_get_fails_at_once_saying_there_is_no_network(
+    session: cove.Session, url: str
+) -> None:
+    result = await session.run_code(
+        "import time, requests\n"
+        "t = time.perf_counter()\n"
+        "try:\n"
+        f"    requests.get({url!r}, timeout=30)\n"
+        "except requests.exceptions.ConnectionError as exc:\n"
+        "    print('network access is not available in this sandbox' in str(exc))\n"
+        "print(time.perf_counter() - t < 1)"
+    )
+    assert result.stdout == "True\nTrue\n", result.stderr
