@@ -14,40 +14,17 @@ import json
 import os
 import pathlib
 import platform
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from typing import Any
 
-import httpx
+from tests.support.servers import free_port, start_process, stop_server
 
 from . import inprocess, interpreter, load
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _start(cmd: list[str], port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        cmd, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError(f"{cmd} did not start")
 
 
 def _machine() -> dict[str, Any]:
@@ -93,12 +70,13 @@ def _median_of(rounds: list[Any]) -> Any:
 
 def run_http(rounds: int, n: int, duration: float) -> dict[str, Any]:
     cache = str(pathlib.Path(tempfile.gettempdir()) / "cove-bench-cache")
-    cove_port, base_port = _free_port(), _free_port()
+    cove_port, base_port = free_port(), free_port()
     cove_root = tempfile.mkdtemp(prefix="cove-bench-srv-")
-    cove = _start(
+    cove = start_process(
         [sys.executable, "-m", "cove_server", "serve"],
         cove_port,
         {
+            **os.environ,
             "COVE_PORT": str(cove_port),
             "COVE_CACHE_DIR": cache,
             "COVE_WORKSPACE_ROOT": cove_root,
@@ -106,8 +84,8 @@ def run_http(rounds: int, n: int, duration: float) -> dict[str, Any]:
             "COVE_LOG_LEVEL": "WARNING",
         },
     )
-    baseline = _start(
-        [sys.executable, "-m", "bench.baseline", "--port", str(base_port)], base_port, {}
+    baseline = start_process(
+        [sys.executable, "-m", "bench.baseline", "--port", str(base_port)], base_port, os.environ
     )
     backends = {
         "cove": (f"http://127.0.0.1:{cove_port}", cove.pid),
@@ -133,8 +111,7 @@ def run_http(rounds: int, n: int, duration: float) -> dict[str, Any]:
             )["idle_memory"]
     finally:
         for proc in (cove, baseline):
-            proc.terminate()
-            proc.wait(timeout=60)
+            stop_server(proc)
     return results
 
 

@@ -44,7 +44,9 @@ async def _run(cache_dir: str, consume_fuel: bool) -> dict[str, Any]:
         session = await pool.create_session()
         await session.write_file("notes.txt", b"line\n" * 50)
         await session.write_file("get.bin", b"y" * 4096)
-        view = cove.TextEditor(input=cove.TextEditorInput(command="view", path="notes.txt"))
+        view = cove.tools.TextEditor(
+            input=cove.tools.TextEditorInput(command="view", path="notes.txt")
+        )
         out["trivial_call"] = await time_calls(2000, lambda: session.run_code("pass"))
         out["print"] = await time_calls(2000, lambda: session.run_code("print('hello world')"))
         out["text_editor_view"] = await time_calls(1000, lambda: session.execute(view))
@@ -54,7 +56,7 @@ async def _run(cache_dir: str, consume_fuel: bool) -> dict[str, Any]:
         out["file_get_4k"] = await time_calls(1000, lambda: session.read_file("get.bin"))
 
         def bash(command: str) -> Callable[[], Awaitable[object]]:
-            call = cove.BashExecution(input=cove.BashExecutionInput(command=command))
+            call = cove.tools.BashExecution(input=cove.tools.BashExecutionInput(command=command))
             return lambda: session.execute(call)
 
         await session.write_file("words.txt", b"apple\nbanana\napple\ncherry\n" * 25)

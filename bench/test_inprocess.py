@@ -67,7 +67,7 @@ def test_text_editor_view(
     benchmark: pytest.FixtureRequest, loop: Loop, session: cove.Session
 ) -> None:
     loop.run(lambda: session.write_file("notes.txt", b"line\n" * 50))
-    call = cove.TextEditor(input=cove.TextEditorInput(command="view", path="notes.txt"))
+    call = cove.tools.TextEditor(input=cove.tools.TextEditorInput(command="view", path="notes.txt"))
     benchmark.pedantic(
         lambda: loop.run(lambda: session.execute(call)), rounds=1000, iterations=1, warmup_rounds=10
     )  # type: ignore[attr-defined]

@@ -24,7 +24,7 @@ import msgspec
 from ._artifact import Artifact
 from ._engine import Engine
 from ._errors import CapacityError, InterpreterError, SessionNotFoundError
-from ._session import Session, ShellHandler
+from ._session import Session
 from ._settings import PoolSettings, SessionOptions
 from ._tools import ExecResult, ToolCall
 from ._workspace import Workspace, remove_tree
@@ -88,11 +88,8 @@ class Pool:
     cache, milliseconds with `cache_dir` warm), in a worker thread.
     """
 
-    def __init__(
-        self, settings: PoolSettings | None = None, *, shell: ShellHandler | None = None
-    ) -> None:
+    def __init__(self, settings: PoolSettings | None = None) -> None:
         self.settings: PoolSettings = settings or PoolSettings()
-        self._shell = shell
         self._sessions: dict[str, Session] = {}
         self._pending = 0
         self._last_reap = 0.0
@@ -204,7 +201,6 @@ class Pool:
                 limiter=self._limiter,
                 max_queued_calls=settings.max_queued_calls,
                 retry_after_s=settings.retry_after_s,
-                shell=self._shell,
             )
         finally:
             self._pending -= 1

@@ -30,7 +30,7 @@ from ._errors import (
     TooLargeError,
 )
 from ._guest import Guest, GuestOutcome, Trapped
-from ._settings import Limits
+from ._settings import Limits, MiB
 from ._tools import (
     BashExecution,
     CodeExecution,
@@ -40,22 +40,11 @@ from ._tools import (
     Outcome,
     TextEditor,
     ToolCall,
-    validate_call,
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
 from ._workspace import FileInfo, Usage, Workspace, changed_files
 
-__all__ = ["Session", "SessionInfo", "ShellHandler"]
-
-ShellHandler = Callable[["Session", BashExecution], "Any"]
-
-MiB = 1 << 20
-
-_RESULT_TYPES = {
-    "code_execution": "code_execution_tool_result",
-    "bash_code_execution": "bash_code_execution_tool_result",
-    "text_editor_code_execution": "text_editor_code_execution_tool_result",
-}
+__all__ = ["Session", "SessionInfo"]
 
 
 class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -95,8 +84,6 @@ class _HostRequest(msgspec.Struct, frozen=True):
 
 
 _host_request_decoder = msgspec.json.Decoder(_HostRequest)
-
-MAX_PYTHON_DEPTH = 3
 
 
 class _PythonRequest(msgspec.Struct, frozen=True):
@@ -140,7 +127,6 @@ class Session:
         limiter: anyio.CapacityLimiter,
         max_queued_calls: int,
         retry_after_s: int,
-        shell: ShellHandler | None,
     ) -> None:
         self.session_id = session_id
         self.workspace = workspace
@@ -153,7 +139,6 @@ class Session:
         self._lock = anyio.Lock()
         self._max_queued = max_queued_calls
         self._retry_after_s = retry_after_s
-        self._shell = shell
         self._guest: Guest | None = None
         self._closed = False
         self._deadline = 0.0
@@ -242,18 +227,14 @@ class Session:
         `stderr`, `outcome`, `limit`), not raised.
 
         Raises:
-            InvalidRequestError: the call is malformed (for example a tool input over the
-                request-size limit, or a text-editor command missing its fields).
+            InvalidRequestError: a tool input is over the request-size limit. (A text-editor
+                command missing its fields cannot reach here: its input refuses to be built.)
             SessionClosedError: the session is being destroyed.
             SessionBusyError: too many calls are already queued on this session.
         """
-        validate_call(call)
         timeout_s = self.limits.timeout_s
         if call.timeout_seconds is not None:
             timeout_s = min(float(call.timeout_seconds), self.limits.timeout_s)
-        if isinstance(call, BashExecution) and self._shell is not None:
-            result: ExecResult = await self._shell(self, call)
-            return result
         payload: dict[str, object]
         if isinstance(call, BashExecution):
             self._check_size(call.input.command, "command")
@@ -455,8 +436,9 @@ class Session:
             spec = _python_request_decoder.decode(call.request)
         except msgspec.DecodeError as exc:
             return _error_reply(f"malformed python request: {exc}")
-        if len(self._memory_limits) > MAX_PYTHON_DEPTH:
-            return _error_reply(f"python nested more than {MAX_PYTHON_DEPTH} levels deep")
+        depth = self.limits.max_nested_python
+        if len(self._memory_limits) > depth:
+            return _error_reply(f"python nested more than {depth} levels deep")
         remaining = self._deadline - time.monotonic()
         if remaining <= 0:
             return _error_reply("no time left in this call")
@@ -632,11 +614,6 @@ class Session:
 
         result: FileInfo = await self._locked(place)
         return result
-
-
-def result_type(tool: str) -> str:
-    """The contract's result-block `type` for a tool kind."""
-    return _RESULT_TYPES[tool]
 
 
 def _common(

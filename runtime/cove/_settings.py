@@ -14,8 +14,10 @@ import msgspec
 
 from ._errors import InvalidRequestError
 
-__all__ = ["Limits", "PoolSettings", "SessionOptions"]
+__all__ = ["KiB", "Limits", "MiB", "PoolSettings", "SessionOptions"]
 
+# Size units, for building settings in bytes: `Limits(memory_bytes=256 * MiB)`.
+KiB = 1 << 10
 MiB = 1 << 20
 
 
@@ -33,6 +35,9 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
         max_request_bytes: Largest tool input (code, command, file text) accepted.
         idle_timeout_s: A session unused this long is reclaimed.
         max_lifetime_s: A session is reclaimed this long after creation.
+        max_nested_python: How deep the shell's `python` command may nest inside one call (a
+            `python` that runs `python` ...); each level is a whole interpreter, sharing the
+            call's deadline, fuel and memory.
     """
 
     timeout_s: float = 30.0
@@ -45,6 +50,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     max_request_bytes: int = 4 * MiB
     idle_timeout_s: float = 600.0
     max_lifetime_s: float = 3600.0
+    max_nested_python: int = 3
 
     def __post_init__(self) -> None:
         for name in self.__struct_fields__:

@@ -1,8 +1,9 @@
 """Tool calls and their results, as msgspec Structs shared with the HTTP server.
 
 A tool call is a tagged union on `tool`, exactly the contract's `ExecRequest`: unknown fields
-are tolerated (the contract grows additively), per-command fields of the text editor are
-validated per command by `validate_call`.
+are tolerated (the contract grows additively). The fields a text-editor command needs are
+checked when its input is built, so a call is validated exactly once whether it was decoded
+(`decode_tool_call`) or constructed in Python. The public names are in `cove.tools`.
 """
 
 from __future__ import annotations
@@ -46,7 +47,22 @@ class BashExecutionInput(msgspec.Struct, frozen=True, kw_only=True):
 EditorCommand = Literal["view", "create", "str_replace", "insert", "undo_edit"]
 
 
+# The fields each text-editor command needs beyond `path` (the schema cannot say it per command).
+_EDITOR_NEEDS: dict[str, tuple[str, ...]] = {
+    "create": ("file_text",),
+    "str_replace": ("old_str",),
+    "insert": ("insert_line", "new_str"),
+}
+
+
 class TextEditorInput(msgspec.Struct, frozen=True, kw_only=True):
+    """A text-editor command.
+
+    Raises:
+        InvalidRequestError: when built (or decoded) without a field its command needs, or
+            with a `view_range` that is not two integers.
+    """
+
     command: EditorCommand
     path: NonEmpty
     file_text: str | None = None
@@ -54,6 +70,19 @@ class TextEditorInput(msgspec.Struct, frozen=True, kw_only=True):
     new_str: str | None = None
     insert_line: int | None = None
     view_range: list[int] | None = None
+
+    def __post_init__(self) -> None:
+        # msgspec runs this on decode too; InvalidRequestError is not a ValueError, so it
+        # propagates as itself instead of becoming a msgspec.ValidationError.
+        missing = [
+            name for name in _EDITOR_NEEDS.get(self.command, ()) if getattr(self, name) is None
+        ]
+        if missing:
+            raise InvalidRequestError(
+                f"text_editor_code_execution {self.command} needs {', '.join(missing)}"
+            )
+        if self.view_range is not None and len(self.view_range) != 2:
+            raise InvalidRequestError("view_range must be two integers [start, end]")
 
 
 class _Call(msgspec.Struct, frozen=True, kw_only=True, tag_field="tool"):
@@ -93,7 +122,7 @@ _tool_only = msgspec.json.Decoder(dict[str, object])
 
 
 def decode_tool_call(body: bytes) -> ToolCall:
-    """Decode and validate a JSON tool call.
+    """Decode and validate a JSON tool call (the contract's `ExecRequest` body).
 
     Raises:
         UnknownToolError: `tool` names a kind this backend does not run.
@@ -112,31 +141,7 @@ def decode_tool_call(body: bytes) -> ToolCall:
         raise InvalidRequestError(str(exc)) from exc
     except msgspec.DecodeError as exc:
         raise InvalidRequestError(f"malformed JSON: {exc}") from exc
-    validate_call(call)
     return call
-
-
-def validate_call(call: ToolCall) -> None:
-    """Check the fields a text-editor command needs (the schema cannot say it per command).
-
-    Raises:
-        InvalidRequestError: a required field is missing, or `view_range` is not two integers.
-    """
-    if not isinstance(call, TextEditor):
-        return
-    cmd = call.input
-    needs: dict[str, tuple[str, ...]] = {
-        "create": ("file_text",),
-        "str_replace": ("old_str",),
-        "insert": ("insert_line", "new_str"),
-    }
-    missing = [name for name in needs.get(cmd.command, ()) if getattr(cmd, name) is None]
-    if missing:
-        raise InvalidRequestError(
-            f"text_editor_code_execution {cmd.command} needs {', '.join(missing)}"
-        )
-    if cmd.view_range is not None and len(cmd.view_range) != 2:
-        raise InvalidRequestError("view_range must be two integers [start, end]")
 
 
 class FileRef(msgspec.Struct, frozen=True, kw_only=True):

@@ -77,7 +77,7 @@ class Workspace:
         self.root = root
         # The session's /tmp: beside the workspace (never listed with its files), counted in
         # its quota, removed with it.
-        self.tmp = root.with_name(root.name + ".tmp")
+        self.tmp: pathlib.Path = root.with_name(root.name + ".tmp")
         self.max_depth = max_depth
 
     def make(self) -> None:

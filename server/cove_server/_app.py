@@ -25,9 +25,10 @@ from litestar.types import (
 )
 
 import cove
+import cove.tools
 
 from ._deadlines import BodyDeadline
-from ._errors import handle_cove_error, handle_http_exception, handle_unexpected
+from ._errors import cove_error_handler, handle_http_exception, handle_unexpected
 from ._files import FileDownload, receive_upload
 from ._metrics import Metrics
 from ._settings import ServerSettings
@@ -166,9 +167,10 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
         pool: A pool to serve (its owner opens and closes it). None: the app creates one from
             `settings.pool` and owns it: opened at startup, closed (every session destroyed)
             at shutdown.
-        settings: Server settings. None: read from the environment (`ServerSettings.from_env`).
+        settings: Server settings. None: resolved from the environment
+            (`ServerSettings.resolve()`, the defaults `cove serve` uses too).
     """
-    settings = settings if settings is not None else ServerSettings.from_env()
+    settings = settings if settings is not None else ServerSettings.resolve()
     owned = pool is None
     the_pool = pool if pool is not None else cove.Pool(settings.pool)
     metrics = Metrics()
@@ -204,7 +206,7 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
     @post("/sessions/{session_id:str}/exec", status_code=200)
     async def execute(session_id: FromPath[str], request: Request[Any, Any, Any]) -> ExecResponse:
         session = the_pool.get_session(session_id)
-        call = cove.decode_tool_call(await request.body())
+        call = cove.tools.decode_tool_call(await request.body())
         started = time.perf_counter()
         result = await session.execute(call)
         metrics.record_call(result, time.perf_counter() - started)
@@ -288,7 +290,7 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
         lifespan=[lifespan],
         middleware=[edge, body_deadline],
         exception_handlers={
-            cove.CoveError: handle_cove_error,
+            cove.CoveError: cove_error_handler(settings.unavailable_retry_after_s),
             HTTPException: handle_http_exception,
             Exception: handle_unexpected,
         },

@@ -11,13 +11,13 @@ import argparse
 import json
 import logging
 import math
+import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, cast
 
-import msgspec
-
-from ._settings import ServerSettings
+from ._settings import SETTINGS, ServerSettings, Setting
 
 __all__ = ["main"]
 
@@ -51,56 +51,71 @@ def _configure_logging(level: str) -> None:
         logger.propagate = False
 
 
-def main(argv: list[str] | None = None) -> None:
+def _flag_type(setting: Setting) -> Callable[[str], object]:
+    """The setting's parser, reporting a bad value the way argparse expects."""
+
+    def parse(raw: str) -> object:
+        try:
+            return setting.parse(raw)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"{raw!r}: {exc}") from None
+
+    return parse
+
+
+def _help(setting: Setting) -> str:
+    text = f"{setting.doc} ({setting.env}; default {setting.default_doc})"
+    # argparse formats help with %; Markdown backticks read as noise in a terminal.
+    return text.replace("`", "").replace("%", "%%")
+
+
+def serve_settings(argv: list[str] | None = None) -> ServerSettings:
+    """The settings `cove serve ARGV` runs with: the environment, overridden by the flags.
+
+    Raises:
+        SystemExit: a flag or a variable is invalid (argparse reports which, exit status 2).
+    """
     parser = argparse.ArgumentParser(prog="cove", description="Cove code-execution backend")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the Otari code-execution contract v1 over HTTP")
-    serve.add_argument("--host", help="interface (COVE_HOST, default 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="port (COVE_PORT or PORT, default 8080)")
-    serve.add_argument("--workspace-root", help="session workspaces (COVE_WORKSPACE_ROOT)")
-    serve.add_argument("--cache-dir", help="compiled interpreter cache (COVE_CACHE_DIR)")
-    serve.add_argument("--max-sessions", type=int, help="live sessions at most (COVE_MAX_SESSIONS)")
-    serve.add_argument("--timeout", type=float, help="default seconds per call (COVE_TIMEOUT_S)")
+    flagged = [s for s in SETTINGS if s.flag is not None]
+    for setting in flagged:
+        assert setting.flag is not None
+        serve.add_argument(
+            setting.flag,
+            dest=setting.env,
+            type=_flag_type(setting),
+            metavar=setting.flag.removeprefix("--").replace("-", "_").upper(),
+            help=_help(setting),
+        )
     serve.add_argument(
         "--token-env",
         metavar="VAR",
         help="read the bearer token from this environment variable (default COVE_TOKEN)",
     )
     args = parser.parse_args(argv)
-
-    import os
-
-    env = dict(os.environ)
+    overrides: dict[str, object] = {
+        s.env: getattr(args, s.env) for s in flagged if getattr(args, s.env) is not None
+    }
     if args.token_env is not None:
         # A token source named on the command line must hold a token: starting without
         # authentication because a variable is missing would fail open.
-        token = env.get(args.token_env, "")
+        token = os.environ.get(args.token_env, "")
         if not token.strip():
             parser.error(
                 f"--token-env {args.token_env}: the variable is "
-                f"{'empty' if args.token_env in env else 'not set'}; refusing to start "
+                f"{'empty' if args.token_env in os.environ else 'not set'}; refusing to start "
                 "without the bearer token it should hold"
             )
-        env["COVE_TOKEN"] = token
-    for flag, var in (
-        ("host", "COVE_HOST"),
-        ("port", "COVE_PORT"),
-        ("workspace_root", "COVE_WORKSPACE_ROOT"),
-        ("cache_dir", "COVE_CACHE_DIR"),
-        ("max_sessions", "COVE_MAX_SESSIONS"),
-        ("timeout", "COVE_TIMEOUT_S"),
-    ):
-        value = getattr(args, flag)
-        if value is not None:
-            env[var] = str(value)
+        overrides["COVE_TOKEN"] = token
     try:
-        settings = ServerSettings.from_env(env)
+        return ServerSettings.resolve(os.environ, overrides)
     except ValueError as exc:
         parser.error(str(exc))
-    if settings.pool.cache_dir is None:
-        settings = msgspec.structs.replace(
-            settings, pool=msgspec.structs.replace(settings.pool, cache_dir=_default_cache_dir())
-        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    settings = serve_settings(argv)
     _configure_logging(settings.log_level)
 
     import uvicorn
@@ -132,8 +147,6 @@ def main(argv: list[str] | None = None) -> None:
 
 # Descriptors the server keeps for itself (connections, logs, the compiled module, spools).
 _SERVER_DESCRIPTORS = 1024
-# A session runs its interpreter and at most three nested ones, each with its own cap.
-_INTERPRETERS_PER_SESSION = 4
 
 
 def _raise_descriptor_limit(settings: ServerSettings) -> None:
@@ -150,25 +163,18 @@ def _raise_descriptor_limit(settings: ServerSettings) -> None:
         except (ValueError, OSError) as exc:
             log.warning("could not raise the open-file limit from %d to %d: %s", soft, hard, exc)
     pool = settings.pool
-    needed = (
-        pool.max_sessions * _INTERPRETERS_PER_SESSION * pool.max_open_files + _SERVER_DESCRIPTORS
-    )
+    # A session runs its interpreter and at most `max_nested_python` nested ones, each with
+    # its own cap.
+    interpreters = 1 + pool.defaults.max_nested_python
+    needed = pool.max_sessions * interpreters * pool.max_open_files + _SERVER_DESCRIPTORS
     if soft != resource.RLIM_INFINITY and needed > soft:
         log.warning(
             "the open-file limit is %d, but %d sessions may hold %d open files each: lower "
             "COVE_MAX_SESSIONS or COVE_MAX_OPEN_FILES, or raise the limit (docs/deploy.md)",
             soft,
             pool.max_sessions,
-            _INTERPRETERS_PER_SESSION * pool.max_open_files,
+            interpreters * pool.max_open_files,
         )
-
-
-def _default_cache_dir() -> str:
-    import os
-    import pathlib
-
-    base = os.environ.get("XDG_CACHE_HOME") or str(pathlib.Path.home() / ".cache")
-    return str(pathlib.Path(base) / "cove")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ Every error body is JSON `{"detail": ..., "error": ...}`; a bad request never be
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -16,7 +17,7 @@ import cove
 
 from ._wire import ErrorBody
 
-__all__ = ["STATUS", "status_of"]
+__all__ = ["STATUS", "cove_error_handler", "status_of"]
 
 logger = logging.getLogger("cove_server")
 
@@ -57,17 +58,27 @@ def error_response(
     )
 
 
-def handle_cove_error(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
-    assert isinstance(exc, cove.CoveError)
-    status = status_of(exc)
-    headers = None
-    if isinstance(exc, cove.CapacityError):
-        headers = {"Retry-After": str(max(1, exc.retry_after_s))}
-    elif status == 503:
-        headers = {"Retry-After": "5"}
-    if status >= 500:
-        logger.error("%s on %s %s: %s", type(exc).__name__, request.method, request.url.path, exc)
-    return error_response(status, str(exc), type(exc).__name__, headers)
+def cove_error_handler(
+    unavailable_retry_after_s: int,
+) -> Callable[[Request[Any, Any, Any], Exception], Response[bytes]]:
+    """The handler rendering any `CoveError`: its status from `STATUS`, and a `Retry-After`
+    on 503s (a capacity error's own hint, else `unavailable_retry_after_s`)."""
+
+    def handle_cove_error(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+        assert isinstance(exc, cove.CoveError)
+        status = status_of(exc)
+        headers = None
+        if isinstance(exc, cove.CapacityError):
+            headers = {"Retry-After": str(max(1, exc.retry_after_s))}
+        elif status == 503:
+            headers = {"Retry-After": str(max(1, unavailable_retry_after_s))}
+        if status >= 500:
+            logger.error(
+                "%s on %s %s: %s", type(exc).__name__, request.method, request.url.path, exc
+            )
+        return error_response(status, str(exc), type(exc).__name__, headers)
+
+    return handle_cove_error
 
 
 def handle_http_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:

@@ -1,21 +1,26 @@
-"""Server settings, read from the environment once, inside `create_app()` or the CLI.
+"""Server settings, and `SETTINGS`: the one table of Cove's environment variables.
 
-Every variable is listed in docs/configuration.md (a test checks the two agree).
+Each `Setting` row is the single home of a variable: the field it sets, its parser, its
+`cove serve` flag (where one exists), its default as documented and its description.
+`ServerSettings.resolve` applies the table (to `create_app()` and `cove serve` alike), the CLI
+generates its flags from it, and docs/configuration.md's tables are rendered from it
+(`python -m cove_server._settings_doc`; a test compares the file with the render).
 """
 
 from __future__ import annotations
 
 import os
+import pathlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import msgspec
 
 import cove
+from cove import KiB, MiB
 
-__all__ = ["ENVIRONMENT", "ServerSettings"]
-
-MiB = 1 << 20
+__all__ = ["SETTINGS", "ServerSettings", "Setting"]
 
 
 class ServerSettings(msgspec.Struct, frozen=True, kw_only=True):
@@ -34,6 +39,8 @@ class ServerSettings(msgspec.Struct, frozen=True, kw_only=True):
         body_idle_timeout_s: Longest pause while a request body is being read (408 beyond).
         body_timeout_s: Longest time to read a whole request body (408 beyond).
         keepalive_timeout_s: An idle connection is closed this long after its last response.
+        unavailable_retry_after_s: The `Retry-After` of a 503 that is not about capacity (the
+            interpreter cannot run); capacity errors carry the pool's own `retry_after_s`.
         pool: Settings of the pool of sessions.
     """
 
@@ -47,51 +54,128 @@ class ServerSettings(msgspec.Struct, frozen=True, kw_only=True):
     body_idle_timeout_s: float = 30.0
     body_timeout_s: float = 600.0
     keepalive_timeout_s: float = 5.0
+    unavailable_retry_after_s: int = 5
     pool: cove.PoolSettings = msgspec.field(default_factory=cove.PoolSettings)
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> ServerSettings:
-        """Settings from environment variables (`os.environ` by default).
+    def resolve(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        overrides: Mapping[str, object] | None = None,
+    ) -> ServerSettings:
+        """Settings from `SETTINGS`: environment variables, then typed overrides.
+
+        Args:
+            environ: The environment (`os.environ` by default). Empty values count as unset.
+            overrides: Values that win over the environment, already parsed, keyed by the
+                variable they replace (`{"COVE_PORT": 9000}`); `cove serve` passes its flags
+                this way.
 
         Raises:
-            ValueError: a variable has a value that does not parse, naming the variable.
+            ValueError: a variable has a value that does not parse, or the values together
+                make invalid settings; the message names the variable.
         """
         env = os.environ if environ is None else environ
-        server: dict[str, Any] = {}
-        pool: dict[str, Any] = {}
-        limits: dict[str, Any] = {}
-        ceilings: dict[str, Any] = {}
-        targets = {"server": server, "pool": pool, "limits": limits, "ceilings": ceilings}
-        for var, (target, field, parse, _doc) in ENVIRONMENT.items():
-            raw = env.get(var)
-            if raw is None or raw == "":
+        given = {} if overrides is None else dict(overrides)
+        unknown = given.keys() - {s.env for s in SETTINGS}
+        if unknown:
+            raise ValueError(f"no such setting: {', '.join(sorted(unknown))}")
+        values: dict[str, dict[str, Any]] = {"server": {}, "pool": {}, "limits": {}, "ceilings": {}}
+        for setting in SETTINGS:
+            if setting.env in given:
+                value = given[setting.env]
+            elif (found := setting.read(env)) is not None:
+                value = found
+            elif setting.default is not None:
+                value = setting.default(env)
+            else:
                 continue
-            try:
-                value = parse(raw)
-            except ValueError as exc:
-                raise ValueError(f"{var}={raw!r}: {exc}") from None
-            targets[target][field] = value
-        if "port" not in server and env.get("PORT"):
-            server["port"] = _int(env["PORT"])
+            values[setting.target][setting.field] = value
+        limits, ceilings = values["limits"], values["ceilings"]
         base = cove.PoolSettings()
         # A default set above the built-in ceiling raises that ceiling, unless it is set too.
         for field, value in limits.items():
             top = getattr(base.ceilings, field)
             if field not in ceilings and value is not None and (top is None or value > top):
                 ceilings[field] = value
-        defaults = msgspec.structs.replace(base.defaults, **limits)
-        tops = msgspec.structs.replace(base.ceilings, **ceilings)
         try:
-            pool_settings = cove.PoolSettings(defaults=defaults.clamp(tops), ceilings=tops, **pool)
+            defaults = msgspec.structs.replace(base.defaults, **limits)
+            tops = msgspec.structs.replace(base.ceilings, **ceilings)
+            pool = cove.PoolSettings(defaults=defaults.clamp(tops), ceilings=tops, **values["pool"])
         except cove.InvalidRequestError as exc:
             raise ValueError(str(exc)) from None
-        return cls(pool=pool_settings, **server)
+        return cls(pool=pool, **values["server"])
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ServerSettings:
+        """Settings from environment variables alone: `resolve(environ)`.
+
+        Raises:
+            ValueError: a variable has a value that does not parse, naming the variable.
+        """
+        return cls.resolve(environ)
+
+
+Target = Literal["server", "pool", "limits", "ceilings"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Setting:
+    """One environment variable: where its value goes, how it parses, how it is documented.
+
+    Attributes:
+        env: The variable's name.
+        target: What it sets: a `ServerSettings` field ("server"), a `PoolSettings` field
+            ("pool"), or a field of the pool's default `Limits` ("limits") or ceilings
+            ("ceilings").
+        field: The field's name in its target.
+        parse: Turns the variable's text into the field's value; raises ValueError.
+        doc: What it means (Markdown, one paragraph): the documentation and `--help` text.
+        default_doc: The default as documented: a value in backticks when it is one (a test
+            checks it against the real default), else words.
+        flag: The `cove serve` option that overrides it, or None.
+        aliases: Variables read, in order, when `env` is unset (`PORT` for `COVE_PORT`).
+        default: Computes the default from the environment when it is not the target's own
+            (the cache directory under `$XDG_CACHE_HOME`).
+    """
+
+    env: str
+    target: Target
+    field: str
+    parse: Callable[[str], object]
+    doc: str
+    default_doc: str
+    flag: str | None = None
+    aliases: tuple[str, ...] = ()
+    default: Callable[[Mapping[str, str]], object] | None = None
+
+    def read(self, environ: Mapping[str, str]) -> object | None:
+        """The parsed value of this variable (or of an alias) in `environ`; None when unset.
+
+        Raises:
+            ValueError: the text does not parse; the message names the variable.
+        """
+        for name in (self.env, *self.aliases):
+            raw = environ.get(name)
+            if raw:
+                try:
+                    return self.parse(raw)
+                except ValueError as exc:
+                    raise ValueError(f"{name}={raw!r}: {exc}") from None
+        return None
 
 
 def _int(raw: str) -> int:
     value = int(raw)
     if value < 0:
         raise ValueError("must not be negative")
+    return value
+
+
+def _positive_int(raw: str) -> int:
+    value = int(raw)
+    if value < 1:
+        raise ValueError("must be at least 1")
     return value
 
 
@@ -116,6 +200,10 @@ def _mib(raw: str) -> int:
     return int(float(raw) * MiB)
 
 
+def _kib(raw: str) -> int:
+    return int(float(raw) * KiB)
+
+
 def _str(raw: str) -> str:
     return raw
 
@@ -128,69 +216,289 @@ def _bool(raw: str) -> bool:
     raise ValueError("expected true or false")
 
 
-Parse = Callable[[str], Any]
+def _default_cache_dir(environ: Mapping[str, str]) -> str:
+    base = environ.get("XDG_CACHE_HOME") or str(pathlib.Path.home() / ".cache")
+    return str(pathlib.Path(base) / "cove")
 
-# variable -> (where it goes, field, parser, description). docs/configuration.md mirrors this.
-ENVIRONMENT: dict[str, tuple[str, str, Parse, str]] = {
-    "COVE_HOST": ("server", "host", _str, "Interface to listen on (default 127.0.0.1)."),
-    "COVE_PORT": ("server", "port", _int, "TCP port (default 8080; `PORT` is used when unset)."),
-    "COVE_TOKEN": ("server", "token", _str, "Bearer token required on every contract operation."),
-    "COVE_MAX_BODY_MB": ("server", "max_body_bytes", _mib, "Largest request body (default 80)."),
-    "COVE_LOG_LEVEL": ("server", "log_level", _str, "Logging level (default INFO)."),
-    "COVE_HTTP": ("server", "http", _http, "HTTP implementation: auto, httptools or h11."),
-    "COVE_HEADER_TIMEOUT_S": (
-        "server",
-        "header_timeout_s",
-        _seconds,
-        "Seconds for a request's head to arrive (default 10).",
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        env="COVE_HOST",
+        target="server",
+        field="host",
+        parse=_str,
+        flag="--host",
+        default_doc="`127.0.0.1`",
+        doc="Interface to listen on. Use `0.0.0.0` on a PaaS.",
     ),
-    "COVE_BODY_IDLE_TIMEOUT_S": (
-        "server",
-        "body_idle_timeout_s",
-        _seconds,
-        "Longest pause in a request body (default 30).",
+    Setting(
+        env="COVE_PORT",
+        target="server",
+        field="port",
+        parse=_int,
+        flag="--port",
+        aliases=("PORT",),
+        default_doc="`8080`",
+        doc="TCP port. When it is unset, `PORT` is used (Heroku-style platforms set it).",
     ),
-    "COVE_BODY_TIMEOUT_S": (
-        "server",
-        "body_timeout_s",
-        _seconds,
-        "Seconds to receive a whole request body (default 600).",
+    Setting(
+        env="COVE_TOKEN",
+        target="server",
+        field="token",
+        parse=_str,
+        default_doc="unset",
+        doc="When set, every contract operation and `/metrics` needs `Authorization: Bearer "
+        "<token>` (compared in constant time, never logged); `/health` and `/ready` stay open. "
+        "`cove serve --token-env VAR` reads it from another variable, and refuses to start "
+        "when that one is empty.",
     ),
-    "COVE_KEEPALIVE_TIMEOUT_S": (
-        "server",
-        "keepalive_timeout_s",
-        _seconds,
-        "Idle connections are closed after this (default 5).",
+    Setting(
+        env="COVE_MAX_BODY_MB",
+        target="server",
+        field="max_body_bytes",
+        parse=_mib,
+        default_doc="`80`",
+        doc="Largest request body; larger bodies get 413.",
     ),
-    "COVE_WORKSPACE_ROOT": ("pool", "workspace_root", _str, "Directory for session workspaces."),
-    "COVE_CACHE_DIR": ("pool", "cache_dir", _str, "Compiled-interpreter cache directory."),
-    "COVE_MAX_SESSIONS": ("pool", "max_sessions", _int, "Live sessions at most (default 256)."),
-    "COVE_MAX_QUEUED_CALLS": ("pool", "max_queued_calls", _int, "Calls queued per session."),
-    "COVE_WORKER_THREADS": ("pool", "worker_threads", _int, "Threads running wasm (default CPUs)."),
-    "COVE_CONSUME_FUEL": ("pool", "consume_fuel", _bool, "Meter wasm fuel (default: when a fuel limit is set)."),
-    "COVE_MAX_OPEN_FILES": ("pool", "max_open_files", _int, "Open files per interpreter."),
-    "COVE_MAX_DIRECTORY_DEPTH": ("pool", "max_directory_depth", _int, "Directory nesting."),
-    "COVE_TIMEOUT_S": ("limits", "timeout_s", _float, "Default wall-clock limit per call."),
-    "COVE_MAX_TIMEOUT_S": ("ceilings", "timeout_s", _float, "Ceiling for timeout_seconds."),
-    "COVE_FUEL": ("limits", "fuel", _int, "Fuel per call (default: unlimited)."),
-    "COVE_MEMORY_MB": ("limits", "memory_bytes", _mib, "Guest memory per session, MiB."),
-    "COVE_MAX_OUTPUT_KB": (
-        "limits",
-        "max_output_bytes",
-        lambda raw: int(float(raw) * 1024),
-        "Kept per stream.",
+    Setting(
+        env="COVE_LOG_LEVEL",
+        target="server",
+        field="log_level",
+        parse=_str,
+        default_doc="`INFO`",
+        doc="Level of Cove's JSON logs on stderr (one line per request: method, route, status, "
+        "duration; never bodies).",
     ),
-    "COVE_WORKSPACE_MB": ("limits", "workspace_bytes", _mib, "Workspace size per session, MiB."),
-    "COVE_WORKSPACE_FILES": ("limits", "workspace_files", _int, "Files per workspace."),
-    "COVE_MAX_UPLOAD_MB": ("limits", "max_file_bytes", _mib, "Largest PutFile upload, MiB."),
-    "COVE_MAX_CODE_KB": (
-        "limits",
-        "max_request_bytes",
-        lambda raw: int(float(raw) * 1024),
-        "Largest tool input.",
+    Setting(
+        env="COVE_HTTP",
+        target="server",
+        field="http",
+        parse=_http,
+        default_doc="`auto`",
+        doc="HTTP implementation: `httptools`, `h11`, or `auto` (httptools when installed, "
+        "else h11).",
     ),
-    "COVE_IDLE_TIMEOUT_S": ("limits", "idle_timeout_s", _float, "Default idle timeout."),
-    "COVE_MAX_IDLE_TIMEOUT_S": ("ceilings", "idle_timeout_s", _float, "Idle timeout ceiling."),
-    "COVE_MAX_LIFETIME_S": ("limits", "max_lifetime_s", _float, "Default maximum lifetime."),
-    "COVE_MAX_MAX_LIFETIME_S": ("ceilings", "max_lifetime_s", _float, "Lifetime ceiling."),
-}
+    Setting(
+        env="COVE_HEADER_TIMEOUT_S",
+        target="server",
+        field="header_timeout_s",
+        parse=_seconds,
+        default_doc="`10`",
+        doc="A request's head (request line and headers) must arrive within this many seconds "
+        "of its first byte, or of the connection opening; otherwise the connection is closed.",
+    ),
+    Setting(
+        env="COVE_BODY_IDLE_TIMEOUT_S",
+        target="server",
+        field="body_idle_timeout_s",
+        parse=_seconds,
+        default_doc="`30`",
+        doc="Longest pause while a request body is read; beyond it the request gets 408 and "
+        "its connection is closed.",
+    ),
+    Setting(
+        env="COVE_BODY_TIMEOUT_S",
+        target="server",
+        field="body_timeout_s",
+        parse=_seconds,
+        default_doc="`600`",
+        doc="Longest time to receive a whole request body (408 beyond).",
+    ),
+    Setting(
+        env="COVE_KEEPALIVE_TIMEOUT_S",
+        target="server",
+        field="keepalive_timeout_s",
+        parse=_seconds,
+        default_doc="`5`",
+        doc="An idle connection is closed this long after its last response (rounded up to "
+        "whole seconds).",
+    ),
+    Setting(
+        env="COVE_UNAVAILABLE_RETRY_AFTER_S",
+        target="server",
+        field="unavailable_retry_after_s",
+        parse=_positive_int,
+        default_doc="`5`",
+        doc="`Retry-After` of a 503 when the interpreter cannot run (a capacity 503 says `1`).",
+    ),
+    Setting(
+        env="COVE_WORKSPACE_ROOT",
+        target="pool",
+        field="workspace_root",
+        parse=_str,
+        flag="--workspace-root",
+        default_doc="a private temp dir",
+        doc="Directory holding one workspace directory per session. Stale workspaces of a "
+        "crashed process under it are removed at start.",
+    ),
+    Setting(
+        env="COVE_CACHE_DIR",
+        target="pool",
+        field="cache_dir",
+        parse=_str,
+        flag="--cache-dir",
+        default=_default_cache_dir,
+        default_doc="`$XDG_CACHE_HOME/cove` or `~/.cache/cove`",
+        doc="Where the compiled interpreter is cached (first start compiles for a few seconds; "
+        "later starts load it in milliseconds).",
+    ),
+    Setting(
+        env="COVE_MAX_SESSIONS",
+        target="pool",
+        field="max_sessions",
+        parse=_int,
+        flag="--max-sessions",
+        default_doc="`256`",
+        doc="Live sessions at most; one more gets 503 with `Retry-After`.",
+    ),
+    Setting(
+        env="COVE_MAX_QUEUED_CALLS",
+        target="pool",
+        field="max_queued_calls",
+        parse=_int,
+        default_doc="`32`",
+        doc="Calls that may wait behind a running one on the same session; more get 503.",
+    ),
+    Setting(
+        env="COVE_WORKER_THREADS",
+        target="pool",
+        field="worker_threads",
+        parse=_int,
+        default_doc="CPU count",
+        doc="Threads running wasm at once.",
+    ),
+    Setting(
+        env="COVE_CONSUME_FUEL",
+        target="pool",
+        field="consume_fuel",
+        parse=_bool,
+        default_doc="on when `COVE_FUEL` is set",
+        doc="Meter wasm fuel (reported as `fuel_used`, null when off; needed for `COVE_FUEL`). "
+        "Metering costs ~10-15% on CPU-bound code, so it is off unless a fuel limit asks for it.",
+    ),
+    Setting(
+        env="COVE_MAX_OPEN_FILES",
+        target="pool",
+        field="max_open_files",
+        parse=_int,
+        default_doc="`256`",
+        doc="Files and directories one interpreter may hold open (each is a host file "
+        'descriptor); past it, opening fails with "Too many open files". `cove serve` raises '
+        "its soft descriptor limit to the hard one and warns when `max_sessions × 4 × "
+        "COVE_MAX_OPEN_FILES + 1024` does not fit.",
+    ),
+    Setting(
+        env="COVE_MAX_DIRECTORY_DEPTH",
+        target="pool",
+        field="max_directory_depth",
+        parse=_int,
+        default_doc="`64`",
+        doc="How deep directories may nest below /workspace (the guest's mkdir and rename, and "
+        "host-side paths).",
+    ),
+    Setting(
+        env="COVE_TIMEOUT_S",
+        target="limits",
+        field="timeout_s",
+        parse=_float,
+        flag="--timeout",
+        default_doc="`30`",
+        doc="Wall-clock limit per call when the request gives no `timeout_seconds`.",
+    ),
+    Setting(
+        env="COVE_MAX_TIMEOUT_S",
+        target="ceilings",
+        field="timeout_s",
+        parse=_float,
+        default_doc="`300`",
+        doc="Ceiling for `timeout_seconds` (larger requests are clamped).",
+    ),
+    Setting(
+        env="COVE_FUEL",
+        target="limits",
+        field="fuel",
+        parse=_int,
+        default_doc="unlimited",
+        doc="Wasm fuel per call.",
+    ),
+    Setting(
+        env="COVE_MEMORY_MB",
+        target="limits",
+        field="memory_bytes",
+        parse=_mib,
+        default_doc="`512`",
+        doc="Guest memory per session; past it, allocation raises `MemoryError` in the guest.",
+    ),
+    Setting(
+        env="COVE_MAX_OUTPUT_KB",
+        target="limits",
+        field="max_output_bytes",
+        parse=_kib,
+        default_doc="`1024`",
+        doc="Bytes of stdout and of stderr kept per call; the rest is counted and dropped.",
+    ),
+    Setting(
+        env="COVE_WORKSPACE_MB",
+        target="limits",
+        field="workspace_bytes",
+        parse=_mib,
+        default_doc="`256`",
+        doc="Total size of a session's workspace files.",
+    ),
+    Setting(
+        env="COVE_WORKSPACE_FILES",
+        target="limits",
+        field="workspace_files",
+        parse=_int,
+        default_doc="`10000`",
+        doc="Files and directories in a session's workspace.",
+    ),
+    Setting(
+        env="COVE_MAX_UPLOAD_MB",
+        target="limits",
+        field="max_file_bytes",
+        parse=_mib,
+        default_doc="`64`",
+        doc="Largest file PutFile accepts (413 beyond, nothing written).",
+    ),
+    Setting(
+        env="COVE_MAX_CODE_KB",
+        target="limits",
+        field="max_request_bytes",
+        parse=_kib,
+        default_doc="`4096`",
+        doc="Largest code, command or file text in one tool call (422 beyond).",
+    ),
+    Setting(
+        env="COVE_IDLE_TIMEOUT_S",
+        target="limits",
+        field="idle_timeout_s",
+        parse=_float,
+        default_doc="`600`",
+        doc="A session unused this long is reclaimed (reported as `idle_timeout_seconds`).",
+    ),
+    Setting(
+        env="COVE_MAX_IDLE_TIMEOUT_S",
+        target="ceilings",
+        field="idle_timeout_s",
+        parse=_float,
+        default_doc="`86400`",
+        doc="Ceiling for the `idle_timeout_seconds` hint.",
+    ),
+    Setting(
+        env="COVE_MAX_LIFETIME_S",
+        target="limits",
+        field="max_lifetime_s",
+        parse=_float,
+        default_doc="`3600`",
+        doc="A session is reclaimed this long after creation.",
+    ),
+    Setting(
+        env="COVE_MAX_MAX_LIFETIME_S",
+        target="ceilings",
+        field="max_lifetime_s",
+        parse=_float,
+        default_doc="`86400`",
+        doc="Ceiling for the `max_lifetime_seconds` hint.",
+    ),
+)

@@ -1,4 +1,4 @@
-"""The contract's wire shapes that are the server's own (tool calls are `cove`'s Structs).
+"""The contract's wire shapes that are the server's own (tool calls are `cove.tools`' Structs).
 
 Requests tolerate unknown fields (the contract grows additively); responses carry additive
 fields of Cove's (`outcome`, `fuel_used`, `peak_memory_bytes`, the limits in force).
@@ -21,9 +21,22 @@ __all__ = [
     "FileUploadResult",
     "SessionHandle",
     "new_tool_use_id",
+    "result_type",
 ]
 
 Positive = Annotated[int, msgspec.Meta(ge=1)]
+
+# The contract's result-block `type` for each tool kind.
+_RESULT_TYPES = {
+    "code_execution": "code_execution_tool_result",
+    "bash_code_execution": "bash_code_execution_tool_result",
+    "text_editor_code_execution": "text_editor_code_execution_tool_result",
+}
+
+
+def result_type(tool: str) -> str:
+    """The contract's result-block `type` for a tool kind (`ExecResult.tool`)."""
+    return _RESULT_TYPES[tool]
 
 
 class CreateSessionRequest(msgspec.Struct, frozen=True, kw_only=True):
@@ -110,7 +123,7 @@ class ExecResponse(msgspec.Struct, frozen=True, kw_only=True):
             tool_use_id=tool_use_id,
             execution_time_ms=result.execution_time_ms,
             result_block=ResultBlock(
-                type=cove.result_type(result.tool),
+                type=result_type(result.tool),
                 tool_use_id=tool_use_id,
                 content=ResultContent(
                     stdout=result.stdout,

@@ -8,8 +8,7 @@ import pathlib
 from litestar.testing import TestClient
 
 from bench import baseline, load
-
-from .conftest import Server
+from tests.support.servers import Server
 
 
 def test_load_generator_tiny_run(server: Server) -> None:

@@ -12,7 +12,8 @@ import pathlib
 import httpx
 import pytest
 
-from .conftest import Contract, Server, start_server, stop_server
+from tests.support.contract import Contract
+from tests.support.servers import Server, start_server, stop_server
 
 
 def exec_call(

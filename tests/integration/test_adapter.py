@@ -24,7 +24,7 @@ async def test_adapter_driven_like_a_tool_loop(pool: cove.Pool) -> None:
         ("code_execution", "{not json"),
         ("code_execution", {"code": ""}),
     ]
-    async with cove.CoveSandbox(pool, purpose_hint="maths") as sandbox:
+    async with cove.otari.CoveSandbox(pool, purpose_hint="maths") as sandbox:
         (tool,) = sandbox.openai_tools
         assert tool["function"]["name"] == "code_execution"
         assert tool["function"]["parameters"]["required"] == ["code"]

@@ -9,8 +9,9 @@ import cove
 pytestmark = pytest.mark.anyio
 
 
-def edit(command: str, path: str, **fields: object) -> cove.TextEditor:
-    return cove.TextEditor(input=cove.TextEditorInput(command=command, path=path, **fields))  # type: ignore[arg-type]
+def edit(command: str, path: str, **fields: object) -> cove.tools.TextEditor:
+    editor_input = cove.tools.TextEditorInput(command=command, path=path, **fields)  # type: ignore[arg-type]
+    return cove.tools.TextEditor(input=editor_input)
 
 
 async def test_create_view_replace_insert_undo(session: cove.Session) -> None:
@@ -78,7 +79,7 @@ async def test_view_of_a_directory_lists_it(session: cove.Session) -> None:
     ],
 )
 async def test_refused_edits_are_rc1_with_the_reason(
-    session: cove.Session, call: cove.TextEditor, message: str
+    session: cove.Session, call: cove.tools.TextEditor, message: str
 ) -> None:
     await session.run_code("open('f.txt', 'w').write('dup\\ndup\\n')")
     result = await session.execute(call)
@@ -106,6 +107,5 @@ async def test_editor_cannot_follow_a_guest_symlink_out(session: cove.Session) -
     ],
 )
 def test_per_command_fields_are_validated(fields: dict[str, object], missing: str) -> None:
-    call = cove.TextEditor(input=cove.TextEditorInput(path="f", **fields))  # type: ignore[arg-type]
     with pytest.raises(cove.InvalidRequestError, match=missing):
-        cove.validate_call(call)
+        cove.tools.TextEditorInput(path="f", **fields)  # type: ignore[arg-type]

@@ -81,8 +81,8 @@ async def test_blocking_stdin_read_returns_eof(session: cove.Session) -> None:
 
 async def test_call_timeout_hint_is_clamped_to_the_session_limit(pool: cove.Pool) -> None:
     session = await pool.create_session(cove.SessionOptions(timeout_s=1))
-    call = cove.CodeExecution(
-        input=cove.CodeExecutionInput(code="while True: pass"), timeout_seconds=3600
+    call = cove.tools.CodeExecution(
+        input=cove.tools.CodeExecutionInput(code="while True: pass"), timeout_seconds=3600
     )
     result = await session.execute(call)
     assert result.outcome == "timeout"

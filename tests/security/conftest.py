@@ -4,7 +4,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from contract.conftest import Contract, Server, start_server, stop_server
+
+from tests.support.contract import Contract
+from tests.support.servers import Server, start_server, stop_server
 
 
 @pytest.fixture(scope="session")

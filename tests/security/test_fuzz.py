@@ -11,10 +11,12 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
-from contract.conftest import Contract, start_server, stop_server
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
+
+from tests.support.contract import Contract
+from tests.support.servers import start_server, stop_server
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
-from contract.conftest import Server
+
+from tests.support.servers import Server
 
 
 def run(api: httpx.Client, sid: str, code: str, timeout: int | None = None) -> dict[str, Any]:

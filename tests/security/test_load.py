@@ -10,7 +10,8 @@ import time
 
 import httpx
 import pytest
-from contract.conftest import start_server, stop_server
+
+from tests.support.servers import start_server, stop_server
 
 pytestmark = pytest.mark.slow
 

@@ -159,7 +159,7 @@ async def test_a_crafted_guest_response_is_a_crash_result_then_the_session_recov
 ) -> None:
     # Guest code replaces the encoder the driver answers with: its answer is forged.
     forged = await session.run_code(
-        "import _cove_driver, json\n"
+        "import cove_guest.driver as _cove_driver, json\n"
         "class Forged:\n"
         "    loads = staticmethod(json.loads)\n"
         f"    dumps = staticmethod(lambda *a, **k: {crafted!r})\n"
@@ -303,7 +303,7 @@ async def test_a_failing_nested_interpreter_reports_a_failure_status(
     session: cove.Session,
 ) -> None:
     forge = (
-        "import _cove_driver, json\n"
+        "import cove_guest.driver as _cove_driver, json\n"
         "class Forged:\n"
         "    loads = staticmethod(json.loads)\n"
         "    dumps = staticmethod(lambda *a, **k: json.dumps({'error': 'boom'}))\n"
@@ -311,6 +311,8 @@ async def test_a_failing_nested_interpreter_reports_a_failure_status(
     )
     await session.run_code(f"open('forge.py', 'w').write({forge!r})")
     result = await session.execute(
-        cove.BashExecution(input=cove.BashExecutionInput(command="python forge.py; echo rc=$?"))
+        cove.tools.BashExecution(
+            input=cove.tools.BashExecutionInput(command="python forge.py; echo rc=$?")
+        )
     )
     assert result.stdout.strip().endswith("rc=1"), (result.stdout, result.stderr)

@@ -20,11 +20,11 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from contract.conftest import Server, start_server, stop_server
 from litestar.testing import AsyncTestClient
 
 import cove
 import cove_server
+from tests.support.servers import Server, start_server, stop_server
 
 MiB = 1 << 20
 IMPLEMENTATIONS = ["h11", *(["httptools"] if importlib.util.find_spec("httptools") else [])]

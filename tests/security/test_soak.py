@@ -11,7 +11,8 @@ from collections.abc import Callable
 import anyio
 import httpx
 import pytest
-from contract.conftest import Server, start_server, stop_server
+
+from tests.support.servers import Server, start_server, stop_server
 
 pytestmark = pytest.mark.slow
 
@@ -83,7 +84,7 @@ ATTACKS = [
     ),
     # a forged driver response
     _exec(
-        "import _cove_driver, json\nclass F:\n    loads = staticmethod(json.loads)\n"
+        "import cove_guest.driver as _cove_driver, json\nclass F:\n    loads = staticmethod(json.loads)\n"
         "    dumps = staticmethod(lambda *a, **k: '{\"return_code\": 99999999999999999999}')\n"
         "_cove_driver.json = F"
     ),

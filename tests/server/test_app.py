@@ -296,6 +296,19 @@ def test_capacity_is_503_with_retry_after(client: Client) -> None:
     assert client.post("/sessions").status_code == 201
 
 
+def test_unavailable_interpreter_is_503_with_the_configured_retry_after(
+    server_settings: cove_server.ServerSettings,
+) -> None:
+    settings = msgspec.structs.replace(server_settings, unavailable_retry_after_s=7)
+    # A pool the app does not own and nobody opened: no interpreter to run.
+    app = cove_server.create_app(pool=cove.Pool(settings.pool), settings=settings)
+    with TestClient(app) as c:
+        refused = c.post("/sessions")
+    assert refused.status_code == 503
+    assert refused.json()["error"] == "InterpreterError"
+    assert refused.headers["retry-after"] == "7"
+
+
 def test_operations_endpoints(client: Client, sid: str) -> None:
     assert client.get("/health").json() == {"status": "ok"}
     ready = client.get("/ready").json()

@@ -4,6 +4,9 @@ import json
 import pathlib
 import subprocess
 import sys
+import types
+
+import pytest
 
 import cove
 
@@ -14,6 +17,13 @@ def test_all_lists_exactly_the_public_names() -> None:
     public = {name for name in vars(cove) if not name.startswith("_")}
     assert set(cove.__all__) == public
     assert sorted(cove.__all__) == cove.__all__
+
+
+@pytest.mark.parametrize("namespace", [cove.tools, cove.otari], ids=lambda m: m.__name__)
+def test_namespace_all_lists_exactly_its_public_names(namespace: types.ModuleType) -> None:
+    public = {name for name in vars(namespace) if not name.startswith("_")}
+    assert set(namespace.__all__) == public
+    assert not set(namespace.__all__) & set(cove.__all__)
 
 
 def test_import_cove_does_not_import_litestar() -> None:

@@ -1,0 +1,1 @@
+"""Helpers shared by the test suites and bench/: real servers on loopback, the contract."""
