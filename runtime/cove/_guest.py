@@ -17,13 +17,13 @@ import wasmtime
 
 from ._engine import Engine, HostHandler, enter_call, leave_call
 from ._errors import InterpreterError
+from ._protocol import unpack_call_result
 from ._rawcall import RawFunc, RawMemory
 
 __all__ = ["Guest", "GuestOutcome", "Trapped"]
 
 # Fuel given to a call with no fuel limit: effectively unbounded, but still metered.
 FUEL_UNLIMITED = (1 << 63) - 1
-_QUOTA_HIT = 1 << 31
 
 
 class Trapped(enum.Enum):
@@ -165,9 +165,7 @@ class Guest:
             else:
                 memory.write(self._buffer_ptr, payload)
                 packed = self._call(len(payload), bytes_left, files_left)
-                start, low = (packed >> 32) & 0xFFFFFFFF, packed & 0xFFFFFFFF
-                quota_hit = bool(low & _QUOTA_HIT)
-                length = low & (_QUOTA_HIT - 1)
+                start, length, quota_hit = unpack_call_result(packed)
                 if packed < 0:
                     trapped, detail = Trapped.CRASH, "the guest driver failed"
                 elif length > max_response or start + length > memory.size():

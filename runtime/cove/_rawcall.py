@@ -14,7 +14,7 @@ failures `wasmtime.WasmtimeError`).
 from __future__ import annotations
 
 import ctypes
-from typing import Any
+from typing import Any, cast
 
 import wasmtime
 from wasmtime import _ffi  # pyright: ignore[reportPrivateUsage]
@@ -48,7 +48,7 @@ class RawFunc:
         self._new_trap_slot()
 
     def _new_trap_slot(self) -> None:
-        trap: Any = ctypes.POINTER(ffi.wasm_trap_t)()
+        trap = cast(Any, ctypes.POINTER(ffi.wasm_trap_t)())
         self._trap: Any = trap
         self._trap_ref: Any = ctypes.byref(trap)
 

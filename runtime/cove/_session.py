@@ -6,43 +6,43 @@ the request goes into the guest on a worker thread behind the pool's capacity li
 guest's JSON response becomes an `ExecResult`. A trap (deadline, fuel, stack, exit, crash)
 replaces the interpreter with a fresh one from the snapshot, keeping the workspace: a *reset*.
 
-One module over the usual size: the turn-taking, the translation of outcomes and the host
-services a call uses (the shell's `python`) all act on one session's interpreter and lock.
+The session owns turn-taking, its lifecycle and its files. What crosses into the guest is
+`_protocol`'s; what the guest may ask of the host is `_host`'s; how an outcome becomes a
+result (and what the model reads about it) is `_results`'.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
 import anyio
 import msgspec
 
-from ._engine import Engine, HostCall
+from . import _protocol as protocol
+from . import _results as results
+from ._engine import Engine
 from ._errors import (
-    InterpreterError,
     InvalidRequestError,
     SessionBusyError,
     SessionClosedError,
     TooLargeError,
 )
-from ._guest import Guest, GuestOutcome, Trapped
-from ._settings import Limits, MiB
+from ._guest import Guest
+from ._host import HostServices
+from ._settings import Limits
 from ._tools import (
     BashExecution,
     CodeExecution,
     CodeExecutionInput,
     ExecResult,
-    FileRef,
-    Outcome,
     TextEditor,
     ToolCall,
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
-from ._workspace import FileInfo, Usage, Workspace, changed_files
+from ._workspace import FileInfo, Workspace
 
 __all__ = ["Session", "SessionInfo"]
 
@@ -57,56 +57,6 @@ class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
     max_lifetime_seconds: int
     image: str
     limits: Limits
-
-
-# What the guest's driver answers. Guest code can forge it, so every field is bounded: a
-# response outside these shapes is the guest's crash, never an error of the host's.
-_ReturnCode = Annotated[int, msgspec.Meta(ge=-(2**31), lt=2**31)]
-_Count = Annotated[int, msgspec.Meta(ge=0, lt=2**62)]
-
-
-class _GuestResponse(msgspec.Struct, frozen=True):
-    stdout: str = ""
-    stderr: str = ""
-    return_code: _ReturnCode = 0
-    stdout_dropped: _Count = 0
-    stderr_dropped: _Count = 0
-    exc_type: Annotated[str, msgspec.Meta(max_length=200)] | None = None
-    error: str | None = None
-
-
-_response_decoder = msgspec.json.Decoder(_GuestResponse)
-
-
-class _HostRequest(msgspec.Struct, frozen=True):
-    op: str
-    data: object = None
-
-
-_host_request_decoder = msgspec.json.Decoder(_HostRequest)
-
-
-class _PythonRequest(msgspec.Struct, frozen=True):
-    argv: list[str]
-    cwd: str = "/workspace"
-    env: dict[str, str] = msgspec.field(default_factory=dict[str, str])
-    stdin_b64: str = ""
-
-
-_python_request_decoder = msgspec.json.Decoder(_PythonRequest)
-
-
-_RESET_NOTE = (
-    "the interpreter was reset: variables and imports are gone, files in /workspace are kept"
-)
-
-
-def _fmt_bytes(n: int) -> str:
-    return f"{n / MiB:g} MiB" if n >= MiB else f"{n} bytes"
-
-
-def _fmt_s(seconds: float) -> str:
-    return f"{seconds:g} s"
 
 
 class Session:
@@ -141,10 +91,7 @@ class Session:
         self._retry_after_s = retry_after_s
         self._guest: Guest | None = None
         self._closed = False
-        self._deadline = 0.0
-        # The memory limit of each interpreter running in the current call, outermost first:
-        # a nested `python` gets what its caller leaves of the session's limit.
-        self._memory_limits: list[int] = []
+        self._host = HostServices(workspace, limits, self._new_guest)
         self.calls: int = 0
         self.resets: int = 0
 
@@ -235,23 +182,38 @@ class Session:
         timeout_s = self.limits.timeout_s
         if call.timeout_seconds is not None:
             timeout_s = min(float(call.timeout_seconds), self.limits.timeout_s)
-        payload: dict[str, object]
+        limit = self.limits.max_output_bytes
+        request: protocol.GuestRequest
         if isinstance(call, BashExecution):
             self._check_size(call.input.command, "command")
-            payload = {"op": "bash", "command": call.input.command}
+            request = protocol.BashRequest(command=call.input.command, max_output_bytes=limit)
         elif isinstance(call, CodeExecution):
             self._check_size(call.input.code, "code")
-            payload = {"op": "exec", "code": call.input.code}
+            request = protocol.ExecRequest(code=call.input.code, max_output_bytes=limit)
         else:
             assert isinstance(call, TextEditor)
-            fields = msgspec.structs.asdict(call.input)
-            for name in ("file_text", "old_str", "new_str"):
-                value = fields.get(name)
-                if isinstance(value, str):
+            edit = call.input
+            for name, value in (
+                ("file_text", edit.file_text),
+                ("old_str", edit.old_str),
+                ("new_str", edit.new_str),
+            ):
+                if value is not None:
                     self._check_size(value, name)
-            payload = {"op": "edit", **{k: v for k, v in fields.items() if v is not None}}
-        payload["max_output_bytes"] = self.limits.max_output_bytes
-        data = json.dumps(payload, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            request = protocol.EditRequest(
+                command=edit.command,
+                path=edit.path,
+                file_text=edit.file_text,
+                old_str=edit.old_str,
+                new_str=edit.new_str,
+                insert_line=edit.insert_line,
+                view_range=edit.view_range,
+                max_output_bytes=limit,
+            )
+        try:
+            data = protocol.encode(request)
+        except msgspec.EncodeError as exc:
+            raise InvalidRequestError(f"the tool input is not valid Unicode text: {exc}") from exc
         tool = call.tool_kind()
         done: ExecResult = await self._locked(lambda: self._run(tool, data, timeout_s))
         return done
@@ -280,26 +242,44 @@ class Session:
         if self._guest is None:
             self._guest = self._new_guest()
         started = time.perf_counter()
-        self._deadline = time.monotonic() + timeout_s
-        self._memory_limits = [limits.memory_bytes]
+        self._host.begin_call(time.monotonic() + timeout_s)
         outcome = self._guest.call(
             data,
             timeout_s=timeout_s,
             fuel=limits.fuel,
             bytes_left=max(0, limits.workspace_bytes - before.bytes),
             files_left=max(0, limits.workspace_files - before.files),
-            max_response_bytes=_max_response_bytes(limits.max_output_bytes),
-            host=self._host_call,
+            max_response_bytes=results.max_response_bytes(limits.max_output_bytes),
+            host=self._host,
         )
         elapsed_ms = int((time.perf_counter() - started) * 1000)
         after = self.workspace.scan()
         try:
-            return self._translate(tool, outcome, before, after, elapsed_ms, timeout_s)
-        except Exception as exc:  # a response the host cannot make sense of is the guest's fault
-            bad = msgspec.structs.replace(
-                outcome, response=None, trapped=Trapped.CRASH, detail=f"bad response: {exc}"
+            result, reset = results.translate(
+                tool,
+                outcome,
+                before,
+                after,
+                elapsed_ms=elapsed_ms,
+                timeout_s=timeout_s,
+                limits=limits,
             )
-            return self._trap_result(bad, timeout_s, _common(tool, bad, before, after, elapsed_ms))
+        except Exception as exc:  # a response the host cannot make sense of is the guest's fault
+            result, reset = (
+                results.crashed(
+                    tool,
+                    outcome,
+                    before,
+                    after,
+                    elapsed_ms=elapsed_ms,
+                    limits=limits,
+                    detail=f"bad response: {exc}",
+                ),
+                True,
+            )
+        if reset:
+            self._reset_guest()
+        return result
 
     def _reset_guest(self) -> None:
         guest, self._guest = self._guest, None
@@ -308,180 +288,6 @@ class Session:
         self.resets += 1
         # If a fresh interpreter cannot be made now, the next call tries again (and says why).
         self._guest = self._new_guest()
-
-    def _translate(
-        self,
-        tool: str,
-        outcome: GuestOutcome,
-        before: Usage,
-        after: Usage,
-        elapsed_ms: int,
-        timeout_s: float,
-    ) -> ExecResult:
-        """The one place guest outcomes (traps included) become results."""
-        common = _common(tool, outcome, before, after, elapsed_ms)
-        if outcome.trapped is not None:
-            return self._trap_result(outcome, timeout_s, common)
-        try:
-            response = _response_decoder.decode(outcome.response or b"")
-        except msgspec.DecodeError:
-            response = _GuestResponse(error="the guest returned an unreadable response")
-        if response.error is not None:
-            self._reset_guest()
-            failed = f"the interpreter failed ({response.error[:200]})"
-            return ExecResult(
-                stdout="",
-                stderr=f"[cove] {failed}; {_RESET_NOTE}\n",
-                return_code=1,
-                outcome="crash",
-                reset=True,
-                limit=failed,
-                **common,
-            )
-        limits = self.limits
-        # The guest's driver bounds each stream; the host holds it to the same bound, so
-        # guest code that lifts its own bound gains nothing.
-        stdout, stdout_cut = _bounded(response.stdout, limits.max_output_bytes)
-        stderr, stderr_cut = _bounded(response.stderr, limits.max_output_bytes)
-        rc = response.return_code
-        state: Outcome = "ok" if rc == 0 else "error"
-        limit: str | None = None
-        if response.exc_type == "MemoryError":
-            state = "memory"
-            limit = (
-                f"execution ran out of memory: the {_fmt_bytes(limits.memory_bytes)} "
-                "memory limit was reached"
-            )
-        if (
-            outcome.quota_hit
-            or after.bytes > limits.workspace_bytes
-            or after.files > limits.workspace_files
-        ):
-            state = "workspace_full"
-            limit = (
-                f"the workspace limit was reached ({_fmt_bytes(limits.workspace_bytes)}, "
-                f"{limits.workspace_files} files): writes were refused; delete files to free space"
-            )
-            rc = rc or 1
-        stderr = stderr if limit is None else f"{stderr}[cove] {limit}\n"
-        return ExecResult(
-            stdout=stdout,
-            stderr=stderr,
-            return_code=rc,
-            outcome=state,
-            limit=limit,
-            stdout_dropped_bytes=response.stdout_dropped + stdout_cut,
-            stderr_dropped_bytes=response.stderr_dropped + stderr_cut,
-            **common,
-        )
-
-    def _trap_result(
-        self, outcome: GuestOutcome, timeout_s: float, common: dict[str, Any]
-    ) -> ExecResult:
-        self._reset_guest()
-        trapped = outcome.trapped
-        if trapped is Trapped.EXIT:
-            code = outcome.exit_code if outcome.exit_code is not None else 1
-            return ExecResult(
-                stdout="",
-                stderr=f"[cove] the interpreter exited with status {code}; {_RESET_NOTE}\n",
-                return_code=code,
-                outcome="exit",
-                reset=True,
-                **common,
-            )
-        state: Outcome
-        if trapped is Trapped.TIMEOUT:
-            state, rc = "timeout", 124
-            limit = f"execution exceeded the {_fmt_s(timeout_s)} time limit and was stopped"
-        elif trapped is Trapped.OUT_OF_FUEL:
-            state, rc = "out_of_fuel", 124
-            limit = f"execution used up its fuel budget of {self.limits.fuel} units and was stopped"
-        elif trapped is Trapped.STACK_OVERFLOW:
-            state, rc = "stack_overflow", 1
-            limit = "execution overflowed the interpreter's stack (recursion too deep)"
-        else:
-            state, rc = "crash", 1
-            first_line = outcome.detail.splitlines()[0] if outcome.detail else "trap"
-            limit = f"the interpreter crashed ({first_line})"
-        return ExecResult(
-            stdout="",
-            stderr=f"[cove] {limit}; {_RESET_NOTE}\n",
-            return_code=rc,
-            outcome=state,
-            reset=True,
-            limit=limit,
-            **common,
-        )
-
-    def _host_call(self, call: HostCall) -> bytes:
-        """Requests guest code makes through `_cove.host_call` (JSON in, JSON out).
-
-        `echo` answers its data back; `python` (the shell's python command) runs
-        `python ARGV...` in a fresh interpreter from the snapshot on the same workspace, within
-        what is left of the calling call's deadline, fuel and memory.
-        """
-        try:
-            message = _host_request_decoder.decode(call.request)
-        except msgspec.DecodeError as exc:
-            return _error_reply(f"malformed request: {exc}")
-        if message.op == "echo":
-            return msgspec.json.encode({"ok": True, "echo": message.data})
-        if message.op == "python":
-            return self._nested_python(call)
-        return _error_reply(f"unknown host operation {message.op[:100]!r}")
-
-    def _nested_python(self, call: HostCall) -> bytes:
-        try:
-            spec = _python_request_decoder.decode(call.request)
-        except msgspec.DecodeError as exc:
-            return _error_reply(f"malformed python request: {exc}")
-        depth = self.limits.max_nested_python
-        if len(self._memory_limits) > depth:
-            return _error_reply(f"python nested more than {depth} levels deep")
-        remaining = self._deadline - time.monotonic()
-        if remaining <= 0:
-            return _error_reply("no time left in this call")
-        # One memory limit for the session, whatever runs inside it: the nested interpreter
-        # gets what its caller has not used.
-        memory_left = self._memory_limits[-1] - call.memory_bytes
-        payload = msgspec.json.encode(
-            {
-                "op": "script",
-                "argv": spec.argv,
-                "cwd": spec.cwd,
-                "env": spec.env,
-                "stdin_b64": spec.stdin_b64,
-                "max_output_bytes": self.limits.max_output_bytes,
-            }
-        )
-        usage = self.workspace.scan()
-        try:
-            guest = self._new_guest(memory_left)
-        except InterpreterError:
-            return _error_reply(
-                f"not enough memory left for another interpreter ({_fmt_bytes(max(0, memory_left))}"
-                f" of the session's {_fmt_bytes(self.limits.memory_bytes)} limit)"
-            )
-        self._memory_limits.append(memory_left)
-        saved_deadline = self._deadline
-        try:
-            outcome = guest.call(
-                payload,
-                timeout_s=remaining,
-                fuel=call.fuel_left,
-                bytes_left=max(0, self.limits.workspace_bytes - usage.bytes),
-                files_left=max(0, self.limits.workspace_files - usage.files),
-                max_response_bytes=_max_response_bytes(self.limits.max_output_bytes),
-                host=self._host_call,
-            )
-        finally:
-            self._memory_limits.pop()
-            self._deadline = saved_deadline
-            guest.close()
-        # Nested work is the caller's work: it counts against the caller's fuel.
-        call.fuel_spent = outcome.fuel_used or 0
-        return _nested_reply(outcome, self.limits.max_output_bytes)
 
     async def reset(self) -> None:
         """Replace the interpreter with a fresh one from the snapshot; the workspace is kept."""
@@ -614,74 +420,3 @@ class Session:
 
         result: FileInfo = await self._locked(place)
         return result
-
-
-def _common(
-    tool: str, outcome: GuestOutcome, before: Usage, after: Usage, elapsed_ms: int
-) -> dict[str, Any]:
-    files = tuple(
-        FileRef(file_id=p, filename=p.rsplit("/", 1)[-1]) for p in changed_files(before, after)
-    )
-    return {
-        "tool": tool,
-        "files": files,
-        "execution_time_ms": elapsed_ms,
-        "fuel_used": outcome.fuel_used,
-        "peak_memory_bytes": outcome.memory_bytes,
-    }
-
-
-def _max_response_bytes(max_output_bytes: int) -> int:
-    """The longest response a guest driver that bounds its streams can give: two streams of
-    `max_output_bytes`, each byte escaped to at most 6 in JSON, plus room for the rest."""
-    return 2 * 6 * max_output_bytes + (64 << 10)
-
-
-# Room for the guest driver's own truncation line on top of the kept bytes.
-_TRUNCATION_SLACK = 200
-
-
-def _bounded(text: str, limit: int) -> tuple[str, int]:
-    """`text` cut to `limit` UTF-8 bytes (with a note), and how many bytes were cut."""
-    data = text.encode("utf-8", "surrogatepass")
-    if len(data) <= limit + _TRUNCATION_SLACK:
-        return text, 0
-    cut = len(data) - limit
-    kept = data[:limit].decode("utf-8", "ignore")
-    return f"{kept}\n[output truncated: {cut} more bytes were dropped]\n", cut
-
-
-def _error_reply(message: str) -> bytes:
-    return msgspec.json.encode({"error": message})
-
-
-_NESTED_TRAPS = {
-    Trapped.TIMEOUT: "python: killed: the call's time limit was reached",
-    Trapped.OUT_OF_FUEL: "python: killed: the fuel budget was used up",
-    Trapped.STACK_OVERFLOW: "python: the interpreter's stack overflowed",
-}
-
-
-def _nested_reply(outcome: GuestOutcome, max_output_bytes: int) -> bytes:
-    """A nested interpreter's outcome as the shell's python command reports it."""
-    if outcome.trapped is Trapped.EXIT:
-        code = outcome.exit_code if outcome.exit_code is not None else 1
-        return msgspec.json.encode({"stdout": "", "stderr": "", "return_code": code})
-    if outcome.trapped is not None:
-        words = _NESTED_TRAPS.get(
-            outcome.trapped, f"python: the interpreter crashed ({outcome.detail[:200]})"
-        )
-        return msgspec.json.encode({"stdout": "", "stderr": words + "\n", "return_code": 137})
-    try:
-        response = _response_decoder.decode(outcome.response or b"")
-    except msgspec.DecodeError:
-        response = _GuestResponse(error="the nested interpreter returned an unreadable response")
-    if response.error is not None:
-        return msgspec.json.encode(
-            {"stdout": "", "stderr": f"python: {response.error[:200]}\n", "return_code": 1}
-        )
-    stdout, _ = _bounded(response.stdout, max_output_bytes)
-    stderr, _ = _bounded(response.stderr, max_output_bytes)
-    return msgspec.json.encode(
-        {"stdout": stdout, "stderr": stderr, "return_code": response.return_code}
-    )

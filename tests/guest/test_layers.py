@@ -2,11 +2,12 @@
 cycle), pulls in nothing from a higher layer, and no module hides an import inside a function.
 
     text      the leaf: imports nothing else from cove_guest
+    protocol  nothing either: the guest half of the host↔guest protocol
     shell     text
     commands  text, shell
     editor    text
     sandbox   text (stand-ins for processes, threads and the network; handed what they run)
-    capture, cells, python_cli, host   text and each other (the driver's parts)
+    capture, cells, python_cli, host   text, protocol and each other (the driver's parts)
     driver    everything: it wires the shell to the commands
 """
 
@@ -25,12 +26,14 @@ PACKAGE = GUEST / "cove_guest"
 DRIVER_PARTS = {"capture", "cells", "python_cli", "host"}
 ALLOWED = {
     "text": {"text"},
+    "protocol": {"protocol"},
     "shell": {"text", "shell"},
     "commands": {"text", "shell", "commands"},
     "editor": {"text", "editor"},
     "sandbox": {"text", "sandbox"},
-    **{part: {"text"} | DRIVER_PARTS for part in DRIVER_PARTS},
-    "driver": {"text", "shell", "commands", "editor", "sandbox", "driver"} | DRIVER_PARTS,
+    **{part: {"text", "protocol"} | DRIVER_PARTS for part in DRIVER_PARTS},
+    "driver": {"text", "protocol", "shell", "commands", "editor", "sandbox", "driver"}
+    | DRIVER_PARTS,
 }
 
 

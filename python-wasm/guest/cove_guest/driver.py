@@ -22,13 +22,12 @@ This module wires the layers together: the shell gets the commands and the host 
 import base64
 import gc
 import importlib
-import json
 import linecache
 import os
 import random
 import sys
 
-from cove_guest import sandbox
+from cove_guest import protocol, sandbox
 from cove_guest.capture import BoundedText, redirected_streams
 from cove_guest.cells import Cells, Outcome
 from cove_guest.commands import COMMANDS
@@ -39,7 +38,6 @@ from cove_guest.shell import Shell
 from cove_guest.shell.builtins import BUILTINS
 
 WORKSPACE = "/workspace"
-_DEFAULT_MAX_OUTPUT = 1 << 20
 
 _started = False
 _cells = Cells()
@@ -57,39 +55,24 @@ def _start():
         tempfile._name_sequence = None  # type: ignore[attr-defined]  # private, stdlib
 
 
-def _limit(req):
-    return int(req.get("max_output_bytes", _DEFAULT_MAX_OUTPUT))
-
-
-def _result(out, err, rc, exc_type=None):
-    return {
-        "stdout": out.getvalue(),
-        "stderr": err.getvalue(),
-        "return_code": rc,
-        "stdout_dropped": out.dropped,
-        "stderr_dropped": err.dropped,
-        "exc_type": exc_type,
-    }
-
-
 def _exec(req):
     outcome = Outcome()
     rc, out, err = redirected_streams(
-        _limit(req), lambda o, e: _cells.run(req["code"], o, e, outcome)
+        protocol.max_output(req), lambda o, e: _cells.run(req["code"], o, e, outcome)
     )
-    return _result(out, err, rc, outcome.exc_type)
+    return protocol.response(out, err, rc, outcome.exc_type)
 
 
 def _edit(req):
-    rc, out, err = redirected_streams(_limit(req), lambda o, e: _editor.run(req, o, e))
-    return _result(out, err, rc)
+    rc, out, err = redirected_streams(protocol.max_output(req), lambda o, e: _editor.run(req, o, e))
+    return protocol.response(out, err, rc)
 
 
 def _bash(req):
     global _shell
     if _shell is None:
         _shell = Shell(commands=COMMANDS, host=GuestHost())
-    limit = _limit(req)
+    limit = protocol.max_output(req)
     try:
         out_bytes, err_bytes, rc = _shell.run(req["command"])
     except BaseException as exc:
@@ -106,7 +89,7 @@ def _bash(req):
     out, err = BoundedText(limit), BoundedText(limit)
     out.write(out_bytes.decode("utf-8", "surrogateescape"))
     err.write(err_bytes.decode("utf-8", "surrogateescape"))
-    return _result(out, err, rc)
+    return protocol.response(out, err, rc)
 
 
 def _script(req):
@@ -119,8 +102,10 @@ def _script(req):
         pass
     os.environ.clear()
     os.environ.update(req.get("env") or {})
-    rc, out, err = redirected_streams(_limit(req), lambda o, e: run_python(argv, stdin_data, o, e))
-    return _result(out, err, rc)
+    rc, out, err = redirected_streams(
+        protocol.max_output(req), lambda o, e: run_python(argv, stdin_data, o, e)
+    )
+    return protocol.response(out, err, rc)
 
 
 def _ping(req):
@@ -152,7 +137,13 @@ def _run_command(command, *, cwd, env, stdin):
         os.chdir(saved)
 
 
-OPS = {"exec": _exec, "edit": _edit, "bash": _bash, "script": _script, "ping": _ping}
+OPS = {
+    protocol.EXEC: _exec,
+    protocol.EDIT: _edit,
+    protocol.BASH: _bash,
+    protocol.SCRIPT: _script,
+    protocol.PING: _ping,
+}
 
 
 def handle(request):
@@ -160,15 +151,15 @@ def handle(request):
     if not _started:
         _start()
     try:
-        req = json.loads(request)
+        req = protocol.decode(request)
         op = req.get("op")
         run = OPS.get(op)
-        resp = run(req) if run is not None else {"error": f"unknown op {op!r}"}
+        resp = run(req) if run is not None else protocol.error(f"unknown op {op!r}")
     except MemoryError:
-        resp = {"error": "MemoryError in the driver"}
+        resp = protocol.error("MemoryError in the driver")
     except BaseException as exc:
-        resp = {"error": f"driver failure: {type(exc).__name__}: {exc}"}
-    return json.dumps(resp, ensure_ascii=False).encode("utf-8", "replace")
+        resp = protocol.error(f"driver failure: {type(exc).__name__}: {exc}")
+    return protocol.encode(resp)
 
 
 def initialise():

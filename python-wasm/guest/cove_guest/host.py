@@ -1,9 +1,10 @@
 """The guest's one way to the host: `_cove.host_call` (cove_driver.c), used by the shell's
 `python` command to run a fresh interpreter."""
 
-import base64
 import json
 import os
+
+from cove_guest import protocol
 
 
 class GuestHost:
@@ -13,15 +14,9 @@ class GuestHost:
         # `_cove` is the builtin module cove_driver.c provides; it exists only inside the guest.
         import _cove
 
-        request = {
-            "op": "python",
-            "argv": list(args),
-            "cwd": os.getcwd(),
-            "env": ctx.env,
-            "stdin_b64": base64.b64encode(ctx.stdin).decode(),
-        }
+        request = protocol.python_request(args, os.getcwd(), ctx.env, ctx.stdin)
         try:
-            reply = json.loads(_cove.host_call(json.dumps(request).encode()))
+            reply = json.loads(_cove.host_call(request))
         except (OSError, ValueError) as exc:
             ctx.err.write(f"python: cannot start an interpreter: {exc}\n")
             return 126

@@ -1,0 +1,65 @@
+"""The guest half of the host↔guest protocol (the host half, with the full description, is
+runtime/cove/_protocol.py; tests/guest/test_protocol.py round-trips every request).
+
+Calls in: `handle` (the driver) receives one JSON object tagged by "op" — `EXEC` {code},
+`EDIT` {command, path, file_text?, old_str?, new_str?, insert_line?, view_range?}, `BASH`
+{command}, `SCRIPT` {argv, cwd, env, stdin_b64}, `PING` — each with an optional
+"max_output_bytes", and answers with `response(...)` or `error(...)`.
+
+Calls out: `python_request` is what the shell's `python` command hands `_cove.host_call`
+(op `HOST_PYTHON`); the host answers {stdout, stderr, return_code} or {error}.
+"""
+
+import base64
+import json
+
+EXEC, EDIT, BASH, SCRIPT, PING = "exec", "edit", "bash", "script", "ping"
+HOST_ECHO, HOST_PYTHON = "echo", "python"
+
+DEFAULT_MAX_OUTPUT = 1 << 20
+
+
+def decode(request):
+    """A request's JSON bytes as a dict."""
+    return json.loads(request)
+
+
+def encode(message):
+    """A response (or host request) as JSON bytes; text that is not valid Unicode is replaced."""
+    return json.dumps(message, ensure_ascii=False).encode("utf-8", "replace")
+
+
+def max_output(request):
+    """Bytes kept per stream for this request."""
+    return int(request.get("max_output_bytes", DEFAULT_MAX_OUTPUT))
+
+
+def response(out, err, return_code, exc_type=None):
+    """The answer to a call: two bounded streams (`BoundedText`), the status, and the name of an
+    uncaught exception."""
+    return {
+        "stdout": out.getvalue(),
+        "stderr": err.getvalue(),
+        "return_code": return_code,
+        "stdout_dropped": out.dropped,
+        "stderr_dropped": err.dropped,
+        "exc_type": exc_type,
+    }
+
+
+def error(message):
+    """The answer when the driver itself failed (the host resets the interpreter)."""
+    return {"error": message}
+
+
+def python_request(argv, cwd, env, stdin):
+    """The host call that runs `python ARGV...` in a fresh interpreter."""
+    return encode(
+        {
+            "op": HOST_PYTHON,
+            "argv": list(argv),
+            "cwd": cwd,
+            "env": dict(env),
+            "stdin_b64": base64.b64encode(stdin).decode(),
+        }
+    )

@@ -1,0 +1,137 @@
+"""What guest code may ask of the host through `_cove.host_call`: its services.
+
+`echo` answers its data back (a check of the channel). `python` (the shell's python command,
+and `subprocess` running python) runs `python ARGV...` in a fresh interpreter from the snapshot
+on the same workspace, within what is left of the calling call's deadline, fuel and memory:
+the session's limits hold whatever runs inside it, and nested work is charged to the caller.
+Nothing else is offered; anything else is refused with a reason.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import msgspec
+
+from . import _protocol as protocol
+from ._engine import HostCall
+from ._errors import InterpreterError
+from ._guest import Guest, GuestOutcome, Trapped
+from ._results import bounded, fmt_bytes, max_response_bytes
+from ._settings import Limits
+from ._workspace import Workspace
+
+__all__ = ["HostServices"]
+
+_NESTED_TRAPS = {
+    Trapped.TIMEOUT: "python: killed: the call's time limit was reached",
+    Trapped.OUT_OF_FUEL: "python: killed: the fuel budget was used up",
+    Trapped.STACK_OVERFLOW: "python: the interpreter's stack overflowed",
+}
+
+
+class HostServices:
+    """One session's host services, for the call running in it.
+
+    `new_guest(memory_bytes)` makes a fresh interpreter on the session's workspace.
+    """
+
+    def __init__(
+        self, workspace: Workspace, limits: Limits, new_guest: Callable[[int], Guest]
+    ) -> None:
+        self._workspace = workspace
+        self._limits = limits
+        self._new_guest = new_guest
+        self._deadline = 0.0
+        # The memory limit of each interpreter running in the current call, outermost first:
+        # a nested `python` gets what its caller leaves of the session's limit.
+        self._memory_limits: list[int] = []
+
+    def begin_call(self, deadline: float) -> None:
+        """A call starts (outermost interpreter), ending at `deadline` (monotonic seconds)."""
+        self._deadline = deadline
+        self._memory_limits = [self._limits.memory_bytes]
+
+    def __call__(self, call: HostCall) -> bytes:
+        """Answer one host call (JSON in, JSON out); never raises for what the guest sent."""
+        try:
+            request = protocol.decode_host_request(call.request)
+        except msgspec.DecodeError as exc:
+            op = protocol.operation_of(call.request)
+            if op is not None and op not in protocol.HOST_OPERATIONS:
+                return _error(f"unknown host operation {op[:100]!r}")
+            return _error(f"malformed request: {exc}")
+        if isinstance(request, protocol.EchoRequest):
+            return protocol.encode(protocol.EchoReply(echo=request.data))
+        return self._python(request, call)
+
+    def _python(self, spec: protocol.RunPythonRequest, call: HostCall) -> bytes:
+        limits = self._limits
+        if len(self._memory_limits) > limits.max_nested_python:
+            return _error(f"python nested more than {limits.max_nested_python} levels deep")
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            return _error("no time left in this call")
+        memory_left = self._memory_limits[-1] - call.memory_bytes
+        request = protocol.PythonRequest(
+            argv=spec.argv,
+            cwd=spec.cwd,
+            env=spec.env,
+            stdin_b64=spec.stdin_b64,
+            max_output_bytes=limits.max_output_bytes,
+        )
+        usage = self._workspace.scan()
+        try:
+            guest = self._new_guest(memory_left)
+        except InterpreterError:
+            return _error(
+                f"not enough memory left for another interpreter ({fmt_bytes(max(0, memory_left))}"
+                f" of the session's {fmt_bytes(limits.memory_bytes)} limit)"
+            )
+        self._memory_limits.append(memory_left)
+        try:
+            outcome = guest.call(
+                protocol.encode(request),
+                timeout_s=remaining,
+                fuel=call.fuel_left,
+                bytes_left=max(0, limits.workspace_bytes - usage.bytes),
+                files_left=max(0, limits.workspace_files - usage.files),
+                max_response_bytes=max_response_bytes(limits.max_output_bytes),
+                host=self,
+            )
+        finally:
+            self._memory_limits.pop()
+            guest.close()
+        # Nested work is the caller's work: it counts against the caller's fuel.
+        call.fuel_spent = outcome.fuel_used or 0
+        return protocol.encode(_program_reply(outcome, limits.max_output_bytes))
+
+
+def _error(message: str) -> bytes:
+    return protocol.encode(protocol.ErrorReply(error=message))
+
+
+def _program_reply(outcome: GuestOutcome, max_output_bytes: int) -> protocol.ProgramReply:
+    """A nested interpreter's outcome as the shell's python command reports it."""
+    if outcome.trapped is Trapped.EXIT:
+        code = outcome.exit_code if outcome.exit_code is not None else 1
+        return protocol.ProgramReply(stdout="", stderr="", return_code=code)
+    if outcome.trapped is not None:
+        words = _NESTED_TRAPS.get(
+            outcome.trapped, f"python: the interpreter crashed ({outcome.detail[:200]})"
+        )
+        return protocol.ProgramReply(stdout="", stderr=words + "\n", return_code=137)
+    try:
+        response = protocol.decode_response(outcome.response or b"")
+    except msgspec.DecodeError:
+        response = protocol.GuestResponse(
+            error="the nested interpreter returned an unreadable response"
+        )
+    if response.error is not None:
+        return protocol.ProgramReply(
+            stdout="", stderr=f"python: {response.error[:200]}\n", return_code=1
+        )
+    stdout, _ = bounded(response.stdout, max_output_bytes)
+    stderr, _ = bounded(response.stderr, max_output_bytes)
+    return protocol.ProgramReply(stdout=stdout, stderr=stderr, return_code=response.return_code)

@@ -1,0 +1,224 @@
+"""The host↔guest protocol: everything that crosses into the interpreter and back.
+
+Calls in (host → guest). The host writes one JSON request into the buffer `cove_buffer(n)`
+returns and calls `cove_call(n, bytes_left, files_left) -> i64`:
+
+    GuestRequest = ExecRequest | EditRequest | BashRequest | PythonRequest | PingRequest
+                   (a union tagged by "op": exec, edit, bash, script, ping)
+
+The i64 packs where the answer is (`unpack_call_result`); the answer is a `GuestResponse`.
+The guest half is `cove_guest.driver` (python-wasm/guest), which dispatches on the same op
+names; `tests/guest/test_protocol.py` round-trips every request through it natively.
+
+Calls out (guest → host). Guest code's one way to the host is `_cove.host_call(bytes) ->
+bytes` (imports `cove.host_call` / `cove.host_reply`, `_engine.py`):
+
+    HostRequest = EchoRequest | RunPythonRequest   (tagged by "op": echo, python)
+
+answered by an `EchoReply`, a `ProgramReply` (a nested interpreter's output) or an
+`ErrorReply`.
+
+Everything the guest sends is untrusted: `GuestResponse` bounds every field, and a response
+that does not decode is the guest's crash, never the host's error.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+__all__ = [
+    "HOST_OPERATIONS",
+    "QUOTA_HIT",
+    "BashRequest",
+    "EchoReply",
+    "EchoRequest",
+    "EditRequest",
+    "ErrorReply",
+    "ExecRequest",
+    "GuestRequest",
+    "GuestResponse",
+    "HostRequest",
+    "PingRequest",
+    "ProgramReply",
+    "PythonRequest",
+    "RunPythonRequest",
+    "decode_host_request",
+    "decode_response",
+    "encode",
+    "operation_of",
+    "unpack_call_result",
+]
+
+# -- calls in ----------------------------------------------------------------------------------
+
+
+class _Request(msgspec.Struct, frozen=True, kw_only=True, tag_field="op", omit_defaults=True):
+    max_output_bytes: int = 1 << 20
+
+
+class ExecRequest(_Request, frozen=True, kw_only=True, tag="exec"):
+    """Run Python source in the session's namespace."""
+
+    code: str
+
+
+class EditRequest(_Request, frozen=True, kw_only=True, tag="edit"):
+    """One text-editor command."""
+
+    command: str
+    path: str
+    file_text: str | None = None
+    old_str: str | None = None
+    new_str: str | None = None
+    insert_line: int | None = None
+    view_range: list[int] | None = None
+
+
+class BashRequest(_Request, frozen=True, kw_only=True, tag="bash"):
+    """A command line for the session's shell."""
+
+    command: str
+
+
+class PythonRequest(_Request, frozen=True, kw_only=True, tag="script"):
+    """`python ARGV...` in a fresh interpreter (the shell's python command)."""
+
+    argv: list[str]
+    cwd: str = "/workspace"
+    env: dict[str, str] = msgspec.field(default_factory=dict[str, str])
+    stdin_b64: str = ""
+
+
+class PingRequest(_Request, frozen=True, kw_only=True, tag="ping"):
+    """Is the driver there."""
+
+
+GuestRequest = ExecRequest | EditRequest | BashRequest | PythonRequest | PingRequest
+
+_ReturnCode = Annotated[int, msgspec.Meta(ge=-(2**31), lt=2**31)]
+_Count = Annotated[int, msgspec.Meta(ge=0, lt=2**62)]
+
+
+class GuestResponse(msgspec.Struct, frozen=True):
+    """The guest's answer. Guest code can forge it, so every field is bounded.
+
+    Attributes:
+        stdout, stderr: What the call wrote (each already bounded by the guest's driver).
+        return_code: The call's status.
+        stdout_dropped, stderr_dropped: Bytes the guest cut from each stream.
+        exc_type: The name of an uncaught exception, or None.
+        error: Set when the driver itself failed (the interpreter is then reset).
+    """
+
+    stdout: str = ""
+    stderr: str = ""
+    return_code: _ReturnCode = 0
+    stdout_dropped: _Count = 0
+    stderr_dropped: _Count = 0
+    exc_type: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    error: str | None = None
+
+
+QUOTA_HIT = 1 << 31
+"""Bit 31 of the low word of `cove_call`'s result: a write hit the workspace quota."""
+
+
+def unpack_call_result(packed: int) -> tuple[int, int, bool]:
+    """`cove_call`'s i64 as (response address, response length, quota hit).
+
+    A negative value (-1) means the guest's driver failed; callers check that first.
+    """
+    start, low = (packed >> 32) & 0xFFFFFFFF, packed & 0xFFFFFFFF
+    return start, low & (QUOTA_HIT - 1), bool(low & QUOTA_HIT)
+
+
+# -- calls out ---------------------------------------------------------------------------------
+
+
+class EchoRequest(msgspec.Struct, frozen=True, tag_field="op", tag="echo"):
+    """Answer `data` back (a health check of the channel)."""
+
+    data: object = None
+
+
+class RunPythonRequest(msgspec.Struct, frozen=True, tag_field="op", tag="python"):
+    """Run `python ARGV...` in a fresh interpreter on the same workspace."""
+
+    argv: list[str]
+    cwd: str = "/workspace"
+    env: dict[str, str] = msgspec.field(default_factory=dict[str, str])
+    stdin_b64: str = ""
+
+
+HostRequest = EchoRequest | RunPythonRequest
+HOST_OPERATIONS = frozenset({"echo", "python"})
+
+
+class _Operation(msgspec.Struct):
+    op: str
+
+
+_operation_decoder = msgspec.json.Decoder(_Operation)
+
+
+def operation_of(data: bytes) -> str | None:
+    """The "op" a host request names, if it names one (to say which is unknown)."""
+    try:
+        return _operation_decoder.decode(data).op
+    except msgspec.DecodeError:
+        return None
+
+
+class EchoReply(msgspec.Struct, frozen=True):
+    echo: object
+    ok: bool = True
+
+
+class ProgramReply(msgspec.Struct, frozen=True):
+    """What a program run for the guest printed, and its status."""
+
+    stdout: str
+    stderr: str
+    return_code: int
+
+
+class ErrorReply(msgspec.Struct, frozen=True):
+    """The host refused or could not do what was asked."""
+
+    error: str
+
+
+# -- encoding ----------------------------------------------------------------------------------
+
+_encoder = msgspec.json.Encoder()
+_response_decoder = msgspec.json.Decoder(GuestResponse)
+_host_request_decoder = msgspec.json.Decoder(HostRequest)
+
+
+def encode(message: GuestRequest | EchoReply | ProgramReply | ErrorReply) -> bytes:
+    """A message as JSON bytes.
+
+    Raises:
+        msgspec.EncodeError: a string is not valid Unicode text (a lone surrogate).
+    """
+    return _encoder.encode(message)
+
+
+def decode_response(data: bytes) -> GuestResponse:
+    """The guest's answer.
+
+    Raises:
+        msgspec.DecodeError: not a well-formed, in-bounds response (the guest's fault).
+    """
+    return _response_decoder.decode(data)
+
+
+def decode_host_request(data: bytes) -> HostRequest:
+    """A request guest code made through `_cove.host_call`.
+
+    Raises:
+        msgspec.DecodeError: malformed, or an operation the host does not offer.
+    """
+    return _host_request_decoder.decode(data)

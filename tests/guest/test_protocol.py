@@ -1,0 +1,79 @@
+"""The host↔guest protocol round-trips: every request the host's half (cove._protocol) encodes
+is handled by the guest's half (cove_guest.driver, natively), and every answer decodes into the
+host's bounded GuestResponse."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import pytest
+
+from cove import _protocol as host
+from cove_guest import driver
+from cove_guest import protocol as guest_protocol
+
+
+@pytest.fixture
+def guest(tmp_path: Any, monkeypatch: Any) -> Any:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(driver, "_started", True)
+    monkeypatch.setattr(driver, "_shell", None)
+    return driver
+
+
+def round_trip(request: host.GuestRequest) -> host.GuestResponse:
+    return host.decode_response(driver.handle(host.encode(request)))
+
+
+def test_every_guest_request_round_trips(guest: Any, tmp_path: Any) -> None:
+    assert round_trip(host.ExecRequest(code="print(6 * 7)")).stdout == "42\n"
+    failed = round_trip(host.ExecRequest(code="1/0"))
+    assert (failed.return_code, failed.exc_type) == (1, "ZeroDivisionError")
+    assert round_trip(host.BashRequest(command="echo hi | wc -c")).stdout == "3\n"
+    refused = round_trip(host.EditRequest(command="view", path="/outside", view_range=[1, 2]))
+    assert refused.return_code == 1 and "outside the workspace" in refused.stderr
+    ran = round_trip(
+        host.PythonRequest(
+            argv=["-c", "import os, sys; print(os.environ['K'], sys.stdin.read())"],
+            cwd=str(tmp_path),
+            env={"K": "v"},
+            stdin_b64=base64.b64encode(b"in").decode(),
+        )
+    )
+    assert ran.stdout == "v in\n", ran.stderr
+    assert driver.handle(host.encode(host.PingRequest())) == b'{"ok": true}'
+
+
+def test_output_bound_travels_with_the_request(guest: Any) -> None:
+    bounded = round_trip(host.ExecRequest(code="print('x' * 100)", max_output_bytes=10))
+    assert bounded.stdout_dropped == 91
+
+
+def test_driver_failures_decode_as_errors(guest: Any) -> None:
+    assert host.decode_response(driver.handle(b'{"op": "nope"}')).error == "unknown op 'nope'"
+    assert host.decode_response(driver.handle(b"not json")).error is not None
+
+
+def test_op_names_agree() -> None:
+    host_ops = {
+        cls.__struct_config__.tag
+        for cls in (
+            host.ExecRequest,
+            host.EditRequest,
+            host.BashRequest,
+            host.PythonRequest,
+            host.PingRequest,
+        )
+    }
+    assert host_ops == set(driver.OPS)
+    assert {guest_protocol.EXEC, guest_protocol.EDIT, guest_protocol.BASH} <= host_ops
+
+
+def test_the_shells_python_request_decodes_on_the_host() -> None:
+    data = guest_protocol.python_request(["-c", "pass"], "/workspace/sub", {"A": "1"}, b"x")
+    request = host.decode_host_request(data)
+    assert request == host.RunPythonRequest(
+        argv=["-c", "pass"], cwd="/workspace/sub", env={"A": "1"}, stdin_b64="eA=="
+    )
+    assert host.decode_host_request(b'{"op": "echo", "data": [1]}') == host.EchoRequest(data=[1])
