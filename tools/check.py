@@ -3,7 +3,7 @@
     python tools/check.py            lint, format, types (incl. the public API's type
                                      completeness), then the test suite
     python tools/check.py --fast     skip the slow-marked fuzz and load tests
-    python tools/check.py tests/unit extra pytest arguments are passed through
+    python tools/check.py tests/runtime  extra pytest arguments are passed through
 
 Run it with the project's virtual environment's Python (README's test command does).
 """

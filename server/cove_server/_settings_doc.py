@@ -4,7 +4,7 @@
     python -m cove_server._settings_doc --check    # exit 1 when it is out of date
 
 Only the regions between `<!-- BEGIN SETTINGS <section> -->` and `<!-- END SETTINGS -->` are
-generated; the prose around them is the document's own. tests/unit/test_docs.py checks that
+generated; the prose around them is the document's own. tests/server/test_docs.py checks that
 the file equals its render.
 """
 

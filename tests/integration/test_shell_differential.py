@@ -47,7 +47,9 @@ async def test_shell_matches_bash_on_agent_command_lines(
     pool: cove.Pool, tmp_path: pathlib.Path
 ) -> None:
     mismatches = []
-    commands = [c for c in COMMANDS if _runnable(c)]
+    # A smoke subset through wasm (every fifth line): the whole corpus runs natively, fast,
+    # in tests/guest/differential/.
+    commands = [c for c in COMMANDS[::5] if _runnable(c)]
     for k, command in enumerate(commands):
         expected, expected_rc = _bash(tmp_path / f"b{k}", command)
         session = await pool.create_session()
