@@ -77,10 +77,13 @@ def _native(repeats: int) -> dict[str, float]:
 
 
 def _sizes(cache_dir: str) -> dict[str, int]:
+    artifact = cove.Artifact(unpack_dir=cache_dir)
     cache = sorted(pathlib.Path(cache_dir).glob("python-*.cwasm"))
     return {
-        "python_wasm_bytes": (ARTIFACT / "python.wasm").stat().st_size,
-        "stdlib_zip_bytes": (ARTIFACT / "lib" / "python311.zip").stat().st_size,
+        "python_wasm_bytes": artifact.wasm_path.stat().st_size,
+        "stdlib_zip_bytes": (artifact.stdlib_dir / "python311.zip").stat().st_size,
+        "python_wasm_xz_bytes": (ARTIFACT / "python.wasm.xz").stat().st_size,
+        "stdlib_zip_xz_bytes": (ARTIFACT / "lib" / "python311.zip.xz").stat().st_size,
         "compiled_cache_bytes": max((p.stat().st_size for p in cache), default=0),
     }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import lzma
 import pathlib
 import shutil
 import subprocess
@@ -26,6 +27,15 @@ ARTIFACTS = ("python.wasm", "lib/python311.zip")
 def sha256_file(path: pathlib.Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _sha256_xz(path: pathlib.Path) -> str:
+    """The sha256 of a compressed file's content."""
+    digest = hashlib.sha256()
+    with lzma.open(path) as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
@@ -56,9 +66,18 @@ def write(args: argparse.Namespace) -> None:
     if packages["zip_sha256"] != sha256_file(build / "stdlib" / "python311.zip"):
         sys.exit("the stdlib zip is not the packages step's output: run build.sh packages snapshot")
     dist.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(build / "python.wasm", dist / "python.wasm")
     (dist / "lib").mkdir(exist_ok=True)
-    shutil.copyfile(build / "stdlib" / "python311.zip", dist / "lib" / "python311.zip")
+    # Committed compressed; the runtime unpacks them once (runtime/cove/_artifact.py). The
+    # manifest's hashes are of the unpacked files.
+    for name, source in (("python.wasm", build / "python.wasm"),
+                         ("lib/python311.zip", build / "stdlib" / "python311.zip")):
+        (dist / name).unlink(missing_ok=True)
+        with source.open("rb") as raw, lzma.open(
+            dist / f"{name}.xz", "wb", preset=9 | lzma.PRESET_EXTREME
+        ) as packed:
+            shutil.copyfileobj(raw, packed, 1 << 20)
+    unpacked = {"python.wasm": build / "python.wasm",
+                "lib/python311.zip": build / "stdlib" / "python311.zip"}
     sources = {}
     for line in (HERE / "sources.sha256").read_text().splitlines():
         digest, name = line.split()
@@ -89,7 +108,7 @@ def write(args: argparse.Namespace) -> None:
         },
         "patches": sorted(p.name for p in (HERE / "patches").iterdir()),
         "driver_sha256": driver_sha256(),
-        "artifacts": {name: sha256_file(dist / name) for name in ARTIFACTS},
+        "artifacts": {name: sha256_file(unpacked[name]) for name in ARTIFACTS},
     }
     manifest["packages"] = packages["packages"]  # name: version, wheel sha256, licence
     (dist / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
@@ -101,7 +120,7 @@ def check(args: argparse.Namespace) -> int:
     manifest = json.loads((dist / "manifest.json").read_text())
     bad = 0
     for name, digest in manifest["artifacts"].items():
-        actual = sha256_file(dist / name)
+        actual = _sha256_xz(dist / f"{name}.xz")
         status = "ok" if actual == digest else f"MISMATCH (file has {actual})"
         bad += actual != digest
         print(f"{name}: {digest} {status}")

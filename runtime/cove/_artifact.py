@@ -1,18 +1,25 @@
 """The interpreter artifact: locating it, verifying it against its manifest, compiling it once.
 
 The artifact is a directory holding `python.wasm` (the pre-initialised reactor), `lib/` (the
-stdlib archive the guest sees as /usr/lib) and `manifest.json` (sha256 of each). Nothing is
-loaded before its hash matches. Compiling the 10 MB module takes seconds, so the compiled code is
-cached on disk, keyed by wasmtime's version, the artifact's hash and the engine configuration: a
-warm start deserialises it in milliseconds.
+stdlib archive the guest sees as /usr/lib) and `manifest.json` (sha256 of each). The one
+shipped with Cove is committed compressed (`python.wasm.xz`, `lib/python311.zip.xz`): the first
+start unpacks it once into a directory of its own under the cache directory (or the system's
+temporary directory), named by its hash, and logs that it does. Nothing is loaded before its
+hash matches the manifest — an unpacked copy is checked every time, and replaced if it differs.
+Compiling the module takes seconds, so the compiled code is cached on disk too, keyed by
+wasmtime's version, the artifact's hash and the engine configuration: a warm start
+deserialises it in milliseconds.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import logging
+import lzma
 import os
 import pathlib
+import shutil
 import tempfile
 
 import msgspec
@@ -21,6 +28,8 @@ import wasmtime
 from ._errors import ArtifactError
 
 __all__ = ["Artifact"]
+
+_log = logging.getLogger("cove")
 
 _PACKAGED = pathlib.Path(__file__).resolve().parent / "_interpreter"
 _FILES = ("python.wasm", "lib/python311.zip")
@@ -46,8 +55,17 @@ class Artifact:
     PREOPENS = ("/usr/lib", "/workspace", "/tmp")
     """The guest directories the snapshot was made with, in preopen (fd) order."""
 
-    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self,
+        directory: str | os.PathLike[str] | None = None,
+        *,
+        unpack_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
         """Verify the artifact in `directory` (default: the one shipped with Cove).
+
+        A compressed artifact (`*.xz` beside `manifest.json`) is unpacked once into
+        `unpack_dir` (default: the system's temporary directory), in a subdirectory named by
+        its hash. Blocking (seconds, the first time); call it from a worker thread.
 
         Raises:
             ArtifactError: a file is missing, or a hash does not match the manifest.
@@ -65,22 +83,61 @@ class Artifact:
         if self.manifest.preopens != list(self.PREOPENS):
             raise ArtifactError(f"unexpected preopens in {manifest_path}: {self.manifest.preopens}")
         for name in _FILES:
-            path = self.directory / name
-            expected = self.manifest.artifacts.get(name)
-            if expected is None:
+            if self.manifest.artifacts.get(name) is None:
                 raise ArtifactError(f"{manifest_path} lists no hash for {name}")
-            try:
-                actual = _sha256(path)
-            except OSError as exc:
-                raise ArtifactError(f"cannot read interpreter file {path}: {exc}") from exc
-            if actual != expected:
-                raise ArtifactError(
-                    f"{path} has sha256 {actual}, but the manifest says {expected}: the artifact "
-                    "is corrupt or was replaced; refusing to load it"
-                )
-        self.wasm_path: pathlib.Path = self.directory / "python.wasm"
-        self.stdlib_dir: pathlib.Path = self.directory / "lib"
         self.sha256: str = self.manifest.artifacts["python.wasm"]
+        if all((self.directory / name).exists() for name in _FILES):
+            root = self.directory
+        else:
+            base = pathlib.Path(unpack_dir) if unpack_dir else _default_unpack_dir()
+            root = base / f"interpreter-{self.sha256[:24]}"
+            if not self._matches(root):
+                self._unpack(root)
+        for name in _FILES:
+            self._verify(root / name, self.manifest.artifacts[name])
+        self.files_dir: pathlib.Path = root
+        self.wasm_path: pathlib.Path = root / "python.wasm"
+        self.stdlib_dir: pathlib.Path = root / "lib"
+
+    def _verify(self, path: pathlib.Path, expected: str) -> None:
+        try:
+            actual = _sha256(path)
+        except OSError as exc:
+            raise ArtifactError(f"cannot read interpreter file {path}: {exc}") from exc
+        if actual != expected:
+            raise ArtifactError(
+                f"{path} has sha256 {actual}, but the manifest says {expected}: the artifact "
+                "is corrupt or was replaced; refusing to load it"
+            )
+
+    def _matches(self, root: pathlib.Path) -> bool:
+        try:
+            return all(_sha256(root / name) == self.manifest.artifacts[name] for name in _FILES)
+        except OSError:
+            return False
+
+    def _unpack(self, root: pathlib.Path) -> None:
+        _log.info("unpacking the interpreter (once per artifact) into %s", root)
+        root.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        staging = pathlib.Path(tempfile.mkdtemp(dir=root.parent, prefix=".unpack-"))
+        try:
+            for name in _FILES:
+                source = self.directory / f"{name}.xz"
+                target = staging / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    with lzma.open(source) as packed, target.open("wb") as out:
+                        shutil.copyfileobj(packed, out, 1 << 20)
+                except (OSError, lzma.LZMAError, EOFError) as exc:
+                    raise ArtifactError(
+                        f"cannot unpack interpreter file {source}: {exc}; the artifact is "
+                        "missing or corrupt, refusing to load it"
+                    ) from exc
+                self._verify(target, self.manifest.artifacts[name])
+            shutil.rmtree(root, ignore_errors=True)  # a stale or damaged copy
+            os.replace(staging, root)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
 
     def compile(
         self, engine: wasmtime.Engine, engine_key: str, cache_dir: str | None
@@ -100,6 +157,9 @@ class Artifact:
                 return wasmtime.Module.deserialize_file(engine, str(entry))
             except wasmtime.WasmtimeError:
                 entry.unlink(missing_ok=True)  # stale or damaged: compile afresh below
+        _log.info(
+            "compiling the interpreter (once per artifact and wasmtime version) into %s", entry
+        )
         module = wasmtime.Module(engine, self.wasm_path.read_bytes())
         cache.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache, prefix=".tmp-", suffix=".cwasm")
@@ -110,3 +170,7 @@ class Artifact:
         except OSError:
             pathlib.Path(tmp).unlink(missing_ok=True)
         return module
+
+
+def _default_unpack_dir() -> pathlib.Path:
+    return pathlib.Path(tempfile.gettempdir()) / f"cove-{os.getuid()}"

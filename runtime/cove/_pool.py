@@ -141,7 +141,9 @@ class Pool:
         if self._engine is not None:
             return
         settings = self.settings
-        artifact = await anyio.to_thread.run_sync(Artifact, settings.artifact_dir)
+        artifact = await anyio.to_thread.run_sync(
+            lambda: Artifact(settings.artifact_dir, unpack_dir=settings.cache_dir)
+        )
         self._engine = await anyio.to_thread.run_sync(
             lambda: Engine(
                 artifact,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
+import logging
 import pathlib
 import shutil
 
@@ -28,7 +30,7 @@ def _manifest_tool():  # type: ignore[no-untyped-def]
 def test_artifact_was_built_from_the_driver_sources_in_the_tree() -> None:
     manifest = json.loads((ARTIFACT / "manifest.json").read_text())
     assert manifest["driver_sha256"] == _manifest_tool().driver_sha256(), (
-        "python-wasm/driver/ changed since the artifact was built: run python-wasm/build.sh"
+        "python-wasm/guest/ changed since the artifact was built: run python-wasm/build.sh"
     )
 
 
@@ -46,7 +48,7 @@ def test_manifest_records_sources_toolchain_and_hashes() -> None:
     assert cove.Artifact().sha256 == manifest["artifacts"]["python.wasm"]
 
 
-@pytest.mark.parametrize("name", ["python.wasm", "lib/python311.zip"])
+@pytest.mark.parametrize("name", ["python.wasm.xz", "lib/python311.zip.xz"])
 def test_a_tampered_artifact_is_refused(tmp_path: pathlib.Path, name: str) -> None:
     copy = tmp_path / "artifact"
     shutil.copytree(ARTIFACT, copy)
@@ -55,7 +57,32 @@ def test_a_tampered_artifact_is_refused(tmp_path: pathlib.Path, name: str) -> No
     data[len(data) // 2] ^= 0xFF
     target.write_bytes(bytes(data))
     with pytest.raises(cove.ArtifactError, match="refusing to load"):
-        cove.Artifact(copy)
+        cove.Artifact(copy, unpack_dir=tmp_path / "unpacked")
+
+
+def test_the_artifact_is_unpacked_once_and_a_damaged_copy_replaced(
+    tmp_path: pathlib.Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    unpacked = tmp_path / "unpacked"
+    with caplog.at_level(logging.INFO, logger="cove"):
+        first = cove.Artifact(unpack_dir=unpacked)
+    assert "unpacking the interpreter" in caplog.text
+    assert first.wasm_path.is_relative_to(unpacked) and first.wasm_path.is_file()
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="cove"):
+        cove.Artifact(unpack_dir=unpacked)
+    assert "unpacking" not in caplog.text
+    # Someone with access to the directory changes the unpacked zip: it is not loaded as is.
+    zip_path = first.stdlib_dir / "python311.zip"
+    zip_path.write_bytes(zip_path.read_bytes()[:-1] + b"\0")
+    again = cove.Artifact(unpack_dir=unpacked)
+    assert (
+        _sha256(again.stdlib_dir / "python311.zip") == again.manifest.artifacts["lib/python311.zip"]
+    )
+
+
+def _sha256(path: pathlib.Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def test_a_missing_artifact_is_a_clear_error(tmp_path: pathlib.Path) -> None:
