@@ -22,7 +22,7 @@ from typing import Any
 
 from tests.support.servers import free_port, start_process, stop_server
 
-from . import inprocess, interpreter, load
+from . import inprocess, interpreter, load, packages
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -163,6 +163,8 @@ def main() -> None:
     print("in-process ...", file=sys.stderr)
     results["inprocess"] = inprocess.run(cache, consume_fuel=True)
     results["pytest_benchmark"] = run_pytest_benchmark()
+    print("packages ...", file=sys.stderr)
+    results["packages"] = packages.run(cache)
     if not args.skip_http:
         print("http ...", file=sys.stderr)
         results["http"] = run_http(args.rounds, args.n, args.duration)
