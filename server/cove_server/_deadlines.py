@@ -68,23 +68,34 @@ class _HeadTimer:
             self._transport.close()
 
 
-class _H11(H11Protocol):
+class _HeadDeadline:
+    """Mixed into a uvicorn HTTP protocol class: the head timer around its connection events.
+
+    (The protocols' attributes `loop` and `cycle` are uvicorn's; typed loosely here.)
+    """
+
     header_timeout_s: ClassVar[float] = 10.0
     _head_timer: _HeadTimer
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._head_timer = _HeadTimer(self.loop, transport, self.header_timeout_s)
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        protocol: Any = self
+        super().connection_made(transport)  # type: ignore[misc]
+        self._head_timer = _HeadTimer(protocol.loop, transport, self.header_timeout_s)
         self._head_timer.start()
 
     def data_received(self, data: bytes) -> None:
-        before: object = self.cycle
-        super().data_received(data)
-        self._head_timer.after_data(before, self.cycle)
+        protocol: Any = self
+        before: object = protocol.cycle
+        super().data_received(data)  # type: ignore[misc]
+        self._head_timer.after_data(before, protocol.cycle)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._head_timer.stop()
-        super().connection_lost(exc)
+        super().connection_lost(exc)  # type: ignore[misc]
+
+
+class _H11(_HeadDeadline, H11Protocol):  # type: ignore[misc]
+    pass
 
 
 @functools.cache
@@ -92,23 +103,8 @@ def _httptools_class() -> type[asyncio.Protocol]:
     # Imported only when chosen: the module needs httptools installed.
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    class _HttpTools(HttpToolsProtocol):
-        header_timeout_s: ClassVar[float] = 10.0
-        _head_timer: _HeadTimer
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._head_timer = _HeadTimer(self.loop, transport, self.header_timeout_s)
-            self._head_timer.start()
-
-        def data_received(self, data: bytes) -> None:
-            before: object = self.cycle
-            super().data_received(data)
-            self._head_timer.after_data(before, self.cycle)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._head_timer.stop()
-            super().connection_lost(exc)
+    class _HttpTools(_HeadDeadline, HttpToolsProtocol):  # type: ignore[misc]
+        pass
 
     return _HttpTools
 
