@@ -20,9 +20,25 @@ GUEST_ZIP = "/usr/lib/python311.zip"
 
 # Not useful inside a sandbox without a screen, a network stack of its own, or a test runner.
 EXCLUDED_TOP = {
-    "test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3", "pydoc_data",
-    "site-packages", "venv", "distutils", "__phello__", "turtle.py", "msilib", "curses",
-    "dbm", "xmlrpc", "_bootsubprocess.py", "antigravity.py", "this.py",
+    "test",
+    "idlelib",
+    "tkinter",
+    "turtledemo",
+    "ensurepip",
+    "lib2to3",
+    "pydoc_data",
+    "site-packages",
+    "venv",
+    "distutils",
+    "__phello__",
+    "turtle.py",
+    "msilib",
+    "curses",
+    "dbm",
+    "xmlrpc",
+    "_bootsubprocess.py",
+    "antigravity.py",
+    "this.py",
 }
 EXCLUDED_PARTS = {"tests", "test", "idle_test", "__pycache__"}
 
@@ -65,7 +81,9 @@ def _entries(args: argparse.Namespace) -> dict[str, bytes]:
     # the guest): every directory a package, every zone file a resource.
     zi = pathlib.Path(args.zoneinfo)
     zones = []
-    out["tzdata/__init__.pyc"] = _pyc(b'IANA_VERSION = "' + args.tz_version.encode() + b'"\n', "tzdata/__init__.py")
+    out["tzdata/__init__.pyc"] = _pyc(
+        b'IANA_VERSION = "' + args.tz_version.encode() + b'"\n', "tzdata/__init__.py"
+    )
     for path in sorted(zi.rglob("*")):
         rel = path.relative_to(zi)
         # `localtime` links to the build machine's /etc/localtime: not a zone, and not
@@ -74,7 +92,9 @@ def _entries(args: argparse.Namespace) -> dict[str, bytes]:
         if skipped or (path.is_symlink() and not path.exists()):
             continue
         if path.is_dir():
-            out[f"tzdata/zoneinfo/{rel}/__init__.pyc"] = _pyc(b"", f"tzdata/zoneinfo/{rel}/__init__.py")
+            out[f"tzdata/zoneinfo/{rel}/__init__.pyc"] = _pyc(
+                b"", f"tzdata/zoneinfo/{rel}/__init__.py"
+            )
             continue
         data = path.read_bytes()
         if not data.startswith(b"TZif"):

@@ -69,15 +69,20 @@ def write(args: argparse.Namespace) -> None:
     (dist / "lib").mkdir(exist_ok=True)
     # Committed compressed; the runtime unpacks them once (runtime/cove/_artifact.py). The
     # manifest's hashes are of the unpacked files.
-    for name, source in (("python.wasm", build / "python.wasm"),
-                         ("lib/python311.zip", build / "stdlib" / "python311.zip")):
+    for name, source in (
+        ("python.wasm", build / "python.wasm"),
+        ("lib/python311.zip", build / "stdlib" / "python311.zip"),
+    ):
         (dist / name).unlink(missing_ok=True)
-        with source.open("rb") as raw, lzma.open(
-            dist / f"{name}.xz", "wb", preset=9 | lzma.PRESET_EXTREME
-        ) as packed:
+        with (
+            source.open("rb") as raw,
+            lzma.open(dist / f"{name}.xz", "wb", preset=9 | lzma.PRESET_EXTREME) as packed,
+        ):
             shutil.copyfileobj(raw, packed, 1 << 20)
-    unpacked = {"python.wasm": build / "python.wasm",
-                "lib/python311.zip": build / "stdlib" / "python311.zip"}
+    unpacked = {
+        "python.wasm": build / "python.wasm",
+        "lib/python311.zip": build / "stdlib" / "python311.zip",
+    }
     sources = {}
     for line in (HERE / "sources.sha256").read_text().splitlines():
         digest, name = line.split()
@@ -134,9 +139,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     sub = parser.add_subparsers(dest="cmd", required=True)
     w = sub.add_parser("write")
-    for opt in ("build", "dist", "src", "py-version", "zlib-version", "bzip2-version", "xz-version",
-                "sqlite-version", "clang-version", "wasi-libc-version", "wizer-version",
-                "tzdata-version"):
+    for opt in (
+        "build",
+        "dist",
+        "src",
+        "py-version",
+        "zlib-version",
+        "bzip2-version",
+        "xz-version",
+        "sqlite-version",
+        "clang-version",
+        "wasi-libc-version",
+        "wizer-version",
+        "tzdata-version",
+    ):
         w.add_argument(f"--{opt}", required=True)
     c = sub.add_parser("check")
     c.add_argument("--dist", default=str(DEFAULT_DIST))

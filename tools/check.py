@@ -29,7 +29,7 @@ def main() -> None:
     fast = "--fast" in args
     args = [a for a in args if a != "--fast"]
     # python-wasm/guest: the guest package (cove_guest) that runs inside the sandbox.
-    paths = ("runtime", "server", "tests", "bench", "tools", "python-wasm/guest")
+    paths = (".",)  # everything: runtime, server, the guest, the build scripts, tests, docs
     run(PY, "-m", "ruff", "check", *paths)
     run(PY, "-m", "ruff", "format", "--check", *paths)
     # Strict on runtime and server; check_untyped_defs on the guest (pyproject.toml's overrides).
