@@ -159,11 +159,11 @@ async def test_a_crafted_guest_response_is_a_crash_result_then_the_session_recov
 ) -> None:
     # Guest code replaces the encoder the driver answers with: its answer is forged.
     forged = await session.run_code(
-        "import cove_guest.driver as _cove_driver, json\n"
+        "import cove_guest.protocol as _cove_protocol, json\n"
         "class Forged:\n"
         "    loads = staticmethod(json.loads)\n"
         f"    dumps = staticmethod(lambda *a, **k: {crafted!r})\n"
-        "_cove_driver.json = Forged"
+        "_cove_protocol.json = Forged"
     )
     assert forged.outcome == "crash" and forged.reset is True
     assert (await session.run_code("print('fine')")).stdout == "fine\n"
@@ -303,11 +303,11 @@ async def test_a_failing_nested_interpreter_reports_a_failure_status(
     session: cove.Session,
 ) -> None:
     forge = (
-        "import cove_guest.driver as _cove_driver, json\n"
+        "import cove_guest.protocol as _cove_protocol, json\n"
         "class Forged:\n"
         "    loads = staticmethod(json.loads)\n"
         "    dumps = staticmethod(lambda *a, **k: json.dumps({'error': 'boom'}))\n"
-        "_cove_driver.json = Forged"
+        "_cove_protocol.json = Forged"
     )
     await session.run_code(f"open('forge.py', 'w').write({forge!r})")
     result = await session.execute(

@@ -84,9 +84,9 @@ ATTACKS = [
     ),
     # a forged driver response
     _exec(
-        "import cove_guest.driver as _cove_driver, json\nclass F:\n    loads = staticmethod(json.loads)\n"
+        "import cove_guest.protocol as _cove_protocol, json\nclass F:\n    loads = staticmethod(json.loads)\n"
         "    dumps = staticmethod(lambda *a, **k: '{\"return_code\": 99999999999999999999}')\n"
-        "_cove_driver.json = F"
+        "_cove_protocol.json = F"
     ),
     # a busy loop until the deadline
     _exec("while True: pass", timeout=1),
