@@ -27,7 +27,14 @@ SUM = "sum(range(10**7))"
 
 
 def _call(guest: Guest, payload: bytes) -> None:
-    outcome = guest.call(payload, timeout_s=120, fuel=None, bytes_left=1 << 40, files_left=1 << 30)
+    outcome = guest.call(
+        payload,
+        timeout_s=120,
+        fuel=None,
+        bytes_left=1 << 40,
+        files_left=1 << 30,
+        max_response_bytes=1 << 30,
+    )
     assert outcome.trapped is None and outcome.response is not None
 
 
