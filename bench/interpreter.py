@@ -92,7 +92,12 @@ def run(
             guest_times = []
             for _ in range(repeats):
                 out = g.call(
-                    payload, timeout_s=120, fuel=None, bytes_left=1 << 40, files_left=1 << 30
+                    payload,
+                    timeout_s=120,
+                    fuel=None,
+                    bytes_left=1 << 40,
+                    files_left=1 << 30,
+                    max_response_bytes=1 << 30,
                 )
                 guest_times.append(float(json.loads(out.response or b"{}")["stdout"]))
             native_times = _native(code, repeats)
