@@ -44,7 +44,7 @@ class _JsonFormatter(logging.Formatter):
 def _configure_logging(level: str) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_JsonFormatter())
-    for name in ("cove_server", "uvicorn.error"):
+    for name in ("cove", "cove_server", "uvicorn.error"):
         logger = logging.getLogger(name)
         logger.handlers[:] = [handler]
         logger.setLevel(level.upper())
