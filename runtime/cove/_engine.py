@@ -1,10 +1,11 @@
 """One wasmtime engine per pool: configuration, the epoch ticker, imports resolved once.
 
 The engine always has epoch interruption on (a daemon thread advances the epoch every
-`epoch_tick_s`), which is how wall-clock deadlines fire inside running wasm. The reactor's two
-host imports (`cove.host_call`, `cove.host_reply`) are defined once on the linker; a call finds
-its session's handler through a thread-local, because a wasmtime `Caller` carries no per-store
-data and a worker thread runs one guest call at a time.
+`epoch_tick_s` while guest code runs, and sleeps a second after the last call ends), which is
+how wall-clock deadlines fire inside running wasm. The reactor's two host imports
+(`cove.host_call`, `cove.host_reply`) are defined once on the linker, with their caps; a call
+finds its session's handler through a thread-local, because a wasmtime `Caller` carries no
+per-store data and a worker thread runs one guest call at a time.
 """
 
 from __future__ import annotations
