@@ -269,6 +269,16 @@ NO_NETWORK = "network access is not available in this sandbox"
             NO_NETWORK,
         ),
         (
+            # A conversation with a long-lived process: the command runs with the input written
+            # before the first read, and a later write says why it cannot reach it.
+            "import subprocess\n"
+            "p = subprocess.Popen(['cat'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)\n"
+            "p.stdin.write('first\\n')\np.stdin.flush()\nprint(p.stdout.readline().strip())\n"
+            "try:\n    p.stdin.write('second\\n')\nexcept BrokenPipeError as e:\n    print(e)",
+            "first\ncannot write to a command's input after reading its output: commands in this "
+            "sandbox run to completion in one go (pass all input to communicate())",
+        ),
+        (
             "try:\n    import ctypes\nexcept ImportError as e:\n    print(e)",
             "ctypes is not available in this sandbox: code runs as WebAssembly, which cannot "
             "load native libraries",

@@ -93,10 +93,15 @@ __wrap___wasi_fd_readdir(__wasi_fd_t fd, uint8_t *buf, __wasi_size_t len,
     if (err == 0 && cove_snapshotting) {
         size_t off = 0;
         while (off + sizeof(__wasi_dirent_t) <= *used) {
-            __wasi_dirent_t entry;
+            __wasi_dirent_t entry, clean;
             memcpy(&entry, buf + off, sizeof entry);
-            entry.d_ino = 0;
-            memcpy(buf + off, &entry, sizeof entry);
+            /* Rebuilt field by field: the header's padding bytes come from the host as they
+             * are (seen to differ between two builds), and would be frozen into the snapshot. */
+            memset(&clean, 0, sizeof clean);
+            clean.d_next = entry.d_next;
+            clean.d_namlen = entry.d_namlen;
+            clean.d_type = entry.d_type;
+            memcpy(buf + off, &clean, sizeof clean);
             off += sizeof entry + entry.d_namlen;
         }
     }

@@ -160,6 +160,8 @@ class Popen:
         if not self._ran:
             if self.stdin is not None and not self.stdin.closed:
                 self.stdin.close()  # runs the command with the input so far
+                # The command has finished: later writes say why they cannot reach it.
+                self.stdin = _ClosedInput()
             else:
                 self._run(b"")
 
@@ -182,8 +184,6 @@ class Popen:
         self._out, self._err = out, err
         self.stdout = self._deliver(self._stdout_to, out, sys.stdout)
         self.stderr = self._deliver(self._stderr_to, err, sys.stderr)
-        if self.stdin is not None and not self.stdin.closed:
-            self.stdin = _ClosedInput()
 
     def _deliver(self, target, data, inherited):
         if target == subprocess.PIPE:
