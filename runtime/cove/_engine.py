@@ -136,7 +136,7 @@ class Engine:
         """Compile (or load from cache) the interpreter and start the epoch ticker.
 
         `max_open_files` and `max_directory_depth` are handed to every interpreter, whose libc
-        layer enforces them (python-wasm/driver/cove_quota.c).
+        layer enforces them (python-wasm/guest/c/cove_quota.c).
 
         Blocking: call from a worker thread.
         """

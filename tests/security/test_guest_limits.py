@@ -1,4 +1,4 @@
-"""The guest's libc-level caps (python-wasm/driver/cove_quota.c), driven through the real
+"""The guest's libc-level caps (python-wasm/guest/c/cove_quota.c), driven through the real
 interpreter: open descriptors, files deleted while open, and directory depth.
 
 Each attack came from the hardening round: 20,000 open files exhausting the server's
