@@ -8,6 +8,7 @@ import os
 import pathlib
 
 import anyio
+import msgspec
 import pytest
 
 import cove
@@ -18,6 +19,11 @@ from cove._workspace import Workspace
 pytestmark = pytest.mark.anyio
 
 _DIR = os.O_RDONLY | os.O_DIRECTORY
+
+
+def _with_limits(settings: cove.PoolSettings, **limits: int) -> cove.PoolSettings:
+    """The fixture's settings with these default limits."""
+    return msgspec.structs.replace(settings, defaults=cove.Limits(**limits))
 
 
 def _deep_tree(root: pathlib.Path, depth: int, name: str = "d") -> None:
@@ -102,12 +108,7 @@ async def test_uploads_deeper_than_the_directory_limit_are_refused(session: cove
 async def test_files_past_path_max_still_count_against_the_quota(
     settings: cove.PoolSettings,
 ) -> None:
-    limited = cove.PoolSettings(
-        workspace_root=settings.workspace_root,
-        cache_dir=settings.cache_dir,
-        defaults=cove.Limits(workspace_bytes=10 << 20),
-    )
-    async with cove.Pool(limited) as pool:
+    async with cove.Pool(_with_limits(settings, workspace_bytes=10 << 20)) as pool:
         session = await pool.create_session()
         hidden = await session.run_code(
             "import os\n"
@@ -248,12 +249,7 @@ def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache
 async def test_nested_python_shares_the_session_memory_limit(
     settings: cove.PoolSettings,
 ) -> None:
-    limited = cove.PoolSettings(
-        workspace_root=settings.workspace_root,
-        cache_dir=settings.cache_dir,
-        defaults=cove.Limits(memory_bytes=128 << 20),
-    )
-    async with cove.Pool(limited) as pool:
+    async with cove.Pool(_with_limits(settings, memory_bytes=128 << 20)) as pool:
         session = await pool.create_session()
         result = await session.run_code(
             "import _cove, json\n"
@@ -276,12 +272,7 @@ async def test_nested_python_shares_the_session_memory_limit(
 
 
 async def test_nested_python_spends_the_callers_fuel(settings: cove.PoolSettings) -> None:
-    fueled = cove.PoolSettings(
-        workspace_root=settings.workspace_root,
-        cache_dir=settings.cache_dir,
-        defaults=cove.Limits(fuel=1_500_000_000),
-    )
-    async with cove.Pool(fueled) as pool:
+    async with cove.Pool(_with_limits(settings, fuel=1_500_000_000)) as pool:
         session = await pool.create_session()
         direct = await session.run_code("for i in range(3_000_000): pass")
         assert direct.outcome == "out_of_fuel"
