@@ -42,6 +42,7 @@ from ._tools import (
     ToolCall,
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
+from ._worker import SessionWorker
 from ._workspace import FileInfo, Workspace
 
 __all__ = ["Session", "SessionInfo"]
@@ -86,6 +87,7 @@ class Session:
         self.last_activity_at: float = self.created_at
         self._engine = engine
         self._limiter = limiter
+        self._worker = SessionWorker(f"cove-session-{session_id[:8]}")
         self._lock = anyio.Lock()
         self._max_queued = max_queued_calls
         self._retry_after_s = retry_after_s
@@ -161,7 +163,7 @@ class Session:
             if self._closed:
                 raise SessionClosedError(self.session_id)
             try:
-                return await anyio.to_thread.run_sync(func, limiter=self._limiter)
+                return await self._worker.run(func, self._limiter)
             finally:
                 self.last_activity_at = time.time()
 
@@ -359,6 +361,7 @@ class Session:
                 if guest is not None:
                     await anyio.to_thread.run_sync(guest.close)
                 await anyio.to_thread.run_sync(self.workspace.remove)
+                self._worker.close()
 
     # -- files in pieces -------------------------------------------------------------------------
 

@@ -1,0 +1,43 @@
+"""A session's own worker thread (runtime/cove/_worker.py): calls leave the event loop on it,
+a cancelled caller still waits for its call to finish, and an idle session holds no thread."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+import cove
+from cove import _worker
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_a_cancelled_call_still_finishes_before_the_next_one_starts(
+    session: cove.Session,
+) -> None:
+    with anyio.move_on_after(0.05):
+        await session.run_code(
+            "import time\ntime.sleep(0.5)\nopen('done.txt', 'w').write('finished')"
+        )
+    # The caller gave up, but the call ran to its end before the session took another one.
+    result = await session.run_code("print(open('done.txt').read())")
+    assert result.stdout == "finished\n"
+
+
+async def test_an_idle_session_lets_its_thread_go(
+    session: cove.Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_worker, "IDLE_EXIT_S", 0.05)
+    worker = session._worker  # pyright: ignore[reportPrivateUsage]
+    await session.run_code("x = 1")
+    with anyio.fail_after(10):
+        while worker._thread is not None:  # pyright: ignore[reportPrivateUsage]
+            await anyio.sleep(0.02)
+    assert (await session.run_code("print(x + 1)")).stdout == "2\n"
+
+
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_calls_run_under_trio_through_anyio(settings: cove.PoolSettings) -> None:
+    async with cove.Pool(settings) as pool:
+        session = await pool.create_session()
+        assert (await session.run_code("print(6 * 7)")).stdout == "42\n"
