@@ -4,14 +4,19 @@
 # Usage: python-wasm/build.sh [STEP ...]      (no step: all of them, in order)
 #
 # Steps, each idempotent (a stamp in $BUILD/stamps skips a finished step; `clean` removes them):
-#   toolchain  Debian's clang-16, lld-16, wasi-libc, compiler-rt for wasm32, and Wizer from npm
+#   toolchain  Debian's clang-19, lld-19, llvm-19, wasi-libc, compiler-rt for wasm32, a private
+#              libc++/libc++abi 19 layer for wasm32 (no C++ exceptions), and Wizer from npm
 #   sources    the pinned Debian source packages, verified by sha256, unpacked with Debian's patches
 #   sysroot    a private wasm32-wasi sysroot, so clang never sees the host's /usr/include
 #   zlib bzip2 xz sqlite   the C libraries CPython's zlib, bz2, lzma and sqlite3 modules need
 #   cpython    cross-builds libpython3.11.a for wasm32-wasi, using the host's python3.11 as build Python
 #   stdlib     the byte-compiled, deterministic stdlib zip (with the guest package, guest/cove_guest)
-#   packages   adds the pinned pure-Python packages (packages.txt, PyPI wheels by sha256) to it
-#   reactor    links the reactor: libpython + modules + guest/c/cove_driver.c (no _start)
+#   numpy      cross-builds numpy from its pinned sdist: scientific/build-numpy.sh (its README)
+#   pandas     the same for pandas; stages both packages' Python trees and extension modules
+#   packages   adds the pinned pure-Python packages (packages.txt, PyPI wheels by sha256) and the
+#              staged numpy and pandas to the zip
+#   reactor    links the reactor: libpython + modules + the packages' extension modules (a
+#              generated table registers them by dotted name) + guest/c/cove_driver.c (no _start)
 #   snapshot   Wizer pre-initialises the reactor into python.wasm
 #   install    copies the artifacts into runtime/cove/_interpreter/ and writes manifest.json
 #
@@ -34,7 +39,8 @@ ZLIB_VER=1:1.2.13.dfsg-1
 BZIP2_VER=1.0.8-5
 XZ_VER=5.4.1-1+deb12u2
 SQLITE_VER=3.40.1-2+deb12u2
-CLANG_VER=1:16.0.6-15~deb12u1
+LLVM=19
+CLANG_VER=1:19.1.7-3~deb12u1
 WASI_LIBC_VER=0.0~git20220510.9886d3d-2
 TZDATA_VER=2026f-0+deb12u1
 WIZER_VER=10.0.0
@@ -48,7 +54,7 @@ export TZ=UTC LC_ALL=C.UTF-8 PYTHONHASHSEED=0
 # then on PATH): a machine with binaryen would then build a different artifact, and configure's
 # link probes can fail there (it lost _sqlite3). $NOOPT holds a wasm-opt that does nothing.
 NOOPT=$BUILD/no-wasm-opt
-CC_WASM="clang-16 --target=wasm32-wasi --sysroot=$SYSROOT -B$NOOPT"
+CC_WASM="clang-$LLVM --target=wasm32-wasi --sysroot=$SYSROOT -B$NOOPT"
 # -ffile-prefix-map keeps build paths out of the binary (reproducible across checkouts).
 CFLAGS_WASM="-O2 -g0 -ffile-prefix-map=$BUILD=/build -D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_GETPID -D_WASI_EMULATED_PROCESS_CLOCKS"
 JOBS=${JOBS:-$(nproc)}
@@ -87,11 +93,11 @@ done_() { mkdir -p "$STAMPS"; touch "$STAMPS/$1"; }
 is_done() { [[ -f $STAMPS/$1 ]]; }
 
 step_toolchain() {
-    if ! command -v clang-16 >/dev/null || ! [[ -f /usr/lib/wasm32-wasi/libc.a ]] \
-        || ! [[ -f /usr/lib/llvm-16/lib/clang/16/lib/wasi/libclang_rt.builtins-wasm32.a ]]; then
+    if ! command -v "clang-$LLVM" >/dev/null || ! [[ -f /usr/lib/wasm32-wasi/libc.a ]] \
+        || ! [[ -f /usr/lib/llvm-$LLVM/lib/clang/$LLVM/lib/wasi/libclang_rt.builtins-wasm32.a ]]; then
         apt-get update -q
-        apt-get install -y -q "clang-16=$CLANG_VER" "lld-16=$CLANG_VER" "wasi-libc=$WASI_LIBC_VER" \
-            "libclang-rt-16-dev-wasm32=$CLANG_VER" dpkg-dev
+        apt-get install -y -q "clang-$LLVM=$CLANG_VER" "lld-$LLVM=$CLANG_VER" "llvm-$LLVM=$CLANG_VER" \
+            "wasi-libc=$WASI_LIBC_VER" "libclang-rt-$LLVM-dev-wasm32=$CLANG_VER" dpkg-dev
     fi
     if ! [[ -x $BUILD/wizer/node_modules/.bin/wizer ]]; then
         mkdir -p "$BUILD/wizer"
@@ -130,16 +136,16 @@ step_sysroot() {
 step_zlib() {
     cd "$SRC"/zlib-1.2.13.dfsg
     make distclean >/dev/null 2>&1 || true
-    CC="$CC_WASM" CFLAGS="$CFLAGS_WASM" AR=llvm-ar-16 RANLIB=llvm-ranlib-16 CHOST=wasm32 \
+    CC="$CC_WASM" CFLAGS="$CFLAGS_WASM" AR=llvm-ar-$LLVM RANLIB=llvm-ranlib-$LLVM CHOST=wasm32 \
         ./configure --static --prefix="$DEPS"
-    make -j"$JOBS" libz.a AR=llvm-ar-16 ARFLAGS=rc RANLIB=llvm-ranlib-16
+    make -j"$JOBS" libz.a AR=llvm-ar-$LLVM ARFLAGS=rc RANLIB=llvm-ranlib-$LLVM
     cp libz.a "$DEPS/lib/" && cp zlib.h zconf.h "$DEPS/include/"
 }
 
 step_bzip2() {
     cd "$SRC"/bzip2-1.0.8
     make clean >/dev/null 2>&1 || true
-    make -j"$JOBS" libbz2.a CC="$CC_WASM" AR=llvm-ar-16 RANLIB=llvm-ranlib-16 CFLAGS="$CFLAGS_WASM -D_FILE_OFFSET_BITS=64"
+    make -j"$JOBS" libbz2.a CC="$CC_WASM" AR=llvm-ar-$LLVM RANLIB=llvm-ranlib-$LLVM CFLAGS="$CFLAGS_WASM -D_FILE_OFFSET_BITS=64"
     cp libbz2.a "$DEPS/lib/" && cp bzlib.h "$DEPS/include/"
 }
 
@@ -147,7 +153,7 @@ step_xz() {
     cd "$SRC"/xz-utils-5.4.1
     apply_patch "$HERE/patches/xz-wasi.patch"
     rm -rf build-wasi && mkdir build-wasi && cd build-wasi
-    CC="$CC_WASM" CFLAGS="$CFLAGS_WASM" AR=llvm-ar-16 RANLIB=llvm-ranlib-16 ../configure \
+    CC="$CC_WASM" CFLAGS="$CFLAGS_WASM" AR=llvm-ar-$LLVM RANLIB=llvm-ranlib-$LLVM ../configure \
         --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" --prefix="$DEPS" --disable-shared --enable-static \
         --disable-threads --disable-xz --disable-xzdec --disable-lzmadec --disable-lzmainfo \
         --disable-scripts --disable-doc --disable-nls
@@ -166,7 +172,7 @@ step_sqlite() {
         -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_JSON1 -DSQLITE_ENABLE_MATH_FUNCTIONS \
         -DSQLITE_DEFAULT_UNIX_VFS=\\\"unix-none\\\""
     CC="$CC_WASM" CFLAGS="$CFLAGS_WASM $defs -include $HERE/patches/sqlite-wasi.h" BUILD_CC=gcc \
-        AR=llvm-ar-16 RANLIB=llvm-ranlib-16 ../configure --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" --prefix="$DEPS" \
+        AR=llvm-ar-$LLVM RANLIB=llvm-ranlib-$LLVM ../configure --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" --prefix="$DEPS" \
         --disable-shared --enable-static --disable-threadsafe --disable-load-extension \
         --disable-readline --disable-editline --disable-tcl --disable-math
     # The code generators run on the build machine: build them with the host compiler first.
@@ -184,8 +190,8 @@ step_cpython() {
     # configure is called by a relative path: the source path ends up in getpath's VPATH and in
     # the snapshot, and must not depend on where the build directory is.
     CONFIG_SITE="$SRC/$PY_PKG-3.11.2/Tools/wasm/config.site-wasm32-wasi" \
-    CC="$CC_WASM" CPP="clang-cpp-16 --target=wasm32-wasi --sysroot=$SYSROOT" \
-    AR=llvm-ar-16 RANLIB=llvm-ranlib-16 READELF=true \
+    CC="$CC_WASM" CPP="clang-cpp-$LLVM --target=wasm32-wasi --sysroot=$SYSROOT" \
+    AR=llvm-ar-$LLVM RANLIB=llvm-ranlib-$LLVM READELF=true \
     CFLAGS="$CFLAGS_WASM" CPPFLAGS="-I$DEPS/include" LDFLAGS="-L$DEPS/lib" \
     PKG_CONFIG_PATH="" PKG_CONFIG_LIBDIR="$DEPS/lib/pkgconfig" \
     ZLIB_CFLAGS="-I$DEPS/include" ZLIB_LIBS="-lz" BZIP2_CFLAGS="-I$DEPS/include" BZIP2_LIBS="-lbz2" \
@@ -210,6 +216,19 @@ step_stdlib() {
         --tz-version "${TZDATA_VER%%-*}" --output "$out/python311.zip"
 }
 
+# numpy's and pandas' builds: scientific/build-numpy.sh, in $BUILD/scientific, on this build's
+# CPython. Versions and sha256 pins live there (NUMPY_VER, PANDAS_VER, PINS).
+SCIENTIFIC=$BUILD/scientific
+scientific() { NP_WORK=$SCIENTIFIC COVE_WASM_BUILD=$BUILD "$HERE/scientific/build-numpy.sh" "$@"; }
+
+step_numpy() {
+    scientific toolchain cpy hostvenv sources configure compile collect pyzip
+}
+
+step_pandas() {
+    scientific pdsources pdconfigure pdcompile pdcollect pdpyzip stage
+}
+
 step_packages() {
     # Wheels are kept in $BUILD/wheels; pip (honouring the machine's pip configuration, e.g. a
     # mirror) is only asked when one is missing. --require-hashes: any other file is refused.
@@ -218,8 +237,11 @@ step_packages() {
             --platform any --implementation py --python-version 3.11 --abi none \
             -r "$HERE/packages.txt" -d "$BUILD/wheels"
     fi
+    local built=()
+    while read -r spec; do built+=(--built "$spec"); done < "$SCIENTIFIC/stage/built.txt"
     python3.11 "$HERE/make_packages.py" --wheels "$BUILD/wheels" --zip "$BUILD/stdlib/python311.zip" \
-        --tz-version "${TZDATA_VER%%-*}" --record "$BUILD/packages.json"
+        --tz-version "${TZDATA_VER%%-*}" --record "$BUILD/packages.json" \
+        --site "$SCIENTIFIC/stage/site" "${built[@]}"
 }
 
 step_reactor() {
@@ -239,14 +261,27 @@ step_reactor() {
         wraps="$wraps -Wl,--wrap=__wasi_$f"
     done
     wraps="$wraps -Wl,--wrap=strerror"  # Linux's words for the limits' errnos (cove_quota.c)
+    # The packages' extension modules: the generated table cove_driver.c registers, and their
+    # archives and libraries; then the link-time checks of python-wasm/check_link.py.
+    local st=$SCIENTIFIC/stage
+    python3.11 "$HERE/check_link.py" inittab "$st/modules.tsv" > "$BUILD/cove_inittab.c"
+    $CC_WASM $CFLAGS_WASM -I"$py" -I"$SRC/$PY_PKG-3.11.2/Include" \
+        -c "$BUILD/cove_inittab.c" -o "$BUILD/cove_inittab.o"
+    local ext=()
+    mapfile -t ext < "$st/link.txt"
+    python3.11 "$HERE/check_link.py" duplicates --nm "llvm-nm-$LLVM" -- "${ext[@]}"
     # Every object and library python.wasm links, minus its main() (Programs/python.o).
     local objs libs
     objs=$(make -s -C "$py" -f Makefile -f "$HERE/print-vars.mk" print-objs)
     libs=$(make -s -C "$py" -f Makefile -f "$HERE/print-vars.mk" print-libs)
     # shellcheck disable=SC2086 # word splitting of the object and library lists is intended
+    # --fatal-warnings: a function-signature mismatch between objects is only a warning to
+    # wasm-ld, and a call_indirect trap at run time.
     (cd "$py" && $CC_WASM -mexec-model=reactor -O2 -Wl,--strip-debug -z stack-size=8388608 \
-        -Wl,--stack-first $wraps -L"$DEPS/lib" -o "$BUILD/reactor.wasm" "$BUILD/cove_driver.o" \
-        "$BUILD/cove_quota.o" "$BUILD/cove_snapshot.o" $objs $libs)
+        -Wl,--stack-first -Wl,--fatal-warnings $wraps -L"$DEPS/lib" -L"$SCIENTIFIC/sysroot/lib/wasm32-wasi" \
+        -o "$BUILD/reactor.wasm" "$BUILD/cove_driver.o" "$BUILD/cove_inittab.o" \
+        "$BUILD/cove_quota.o" "$BUILD/cove_snapshot.o" $objs "${ext[@]}" $libs \
+        -lwasi-emulated-mman -lc-printscan-long-double -lc++ -lc++abi)
 }
 
 step_snapshot() {
@@ -278,7 +313,8 @@ run_step() {
     done_ "$s"
 }
 
-ALL_STEPS=(toolchain sources sysroot zlib bzip2 xz sqlite cpython stdlib packages reactor snapshot install)
+ALL_STEPS=(toolchain sources sysroot zlib bzip2 xz sqlite cpython stdlib numpy pandas packages reactor snapshot
+           install)
 
 main() {
     if [[ ${1:-} == clean ]]; then rm -rf "$STAMPS"; exit 0; fi

@@ -76,6 +76,12 @@ LICENSES = {
     "xlrd": "BSD-3-Clause AND BSD-4-Clause",
     # LICENCE.rst is MIT; LICENCE.python: it includes code from the Python standard library.
     "et-xmlfile": "MIT AND PSF-2.0",
+    # LICENSE.txt: 3-clause BSD; LICENSES_bundled.txt: the bundled code in the guest is
+    # BSD-3-Clause, MIT or Zlib (its Apache-2.0 part, the vendored meson, is a build tool).
+    "numpy": "BSD-3-Clause AND MIT AND Zlib",
+    # LICENSE: 3-clause BSD; LICENSES/: bundled code under BSD, MIT, Apache-2.0 (dateutil,
+    # packaging, xarray parts) and PSF-2.0.
+    "pandas": "BSD-3-Clause AND MIT AND Apache-2.0 AND PSF-2.0",
 }
 SPDX_IDS = {"MIT", "Apache-2.0", "MPL-2.0", "BSD-2-Clause", "BSD-3-Clause", "PSF-2.0", "ISC"}
 
@@ -154,18 +160,30 @@ def wheel_files(wheel: pathlib.Path, project: str) -> dict[str, bytes]:
         return {name: (root / name).read_bytes() for name in files}
 
 
+def built_files(site: pathlib.Path, project: str, version: str) -> dict[str, bytes]:
+    """A package built from its sdist (build.sh steps numpy, pandas): its installed tree and the
+    dist-info the build wrote beside it."""
+    files = {}
+    for top in (project, f"{project}-{version}.dist-info"):
+        if not (site / top).is_dir():
+            sys.exit(f"{site / top}: missing (build.sh's step for {project} stages it)")
+        for path in sorted((site / top).rglob("*")):
+            if path.is_file():
+                files[path.relative_to(site).as_posix()] = path.read_bytes()
+    return files
+
+
 def package_entries(
-    wheel: pathlib.Path, project: str, version: str, tz_version: str, base: dict[str, bytes]
+    files: dict[str, bytes], project: str, version: str, tz_version: str, base: dict[str, bytes]
 ) -> tuple[dict[str, bytes], email.message.Message]:
     """The zip entries of one distribution, its dist-info (with a RECORD of them) included."""
-    files = wheel_files(wheel, project)
     dist_info = [n.split("/")[0] for n in files if n.split("/")[0].endswith(".dist-info")]
     if len(set(dist_info)) != 1:
-        sys.exit(f"{wheel.name}: expected one .dist-info directory")
+        sys.exit(f"{project}: expected one .dist-info directory")
     info_dir = dist_info[0]
     metadata = email.parser.BytesParser().parsebytes(files[f"{info_dir}/METADATA"])
     if normalise(metadata["Name"]) != normalise(project) or metadata["Version"] != version:
-        sys.exit(f"{wheel.name}: METADATA says {metadata['Name']} {metadata['Version']}")
+        sys.exit(f"{project}: METADATA says {metadata['Name']} {metadata['Version']}")
     out: dict[str, bytes] = {}
     for name, data in files.items():
         parts = name.split("/")
@@ -218,6 +236,9 @@ def tzdata_entries(
         )
     kept = {n: d for n, d in out.items() if n.startswith(f"{info_dir}/")}
     kept.update({n: d for n, d in base.items() if n.startswith("tzdata/")})
+    # The wheel's own __init__ (IANA_VERSION and __version__, which pandas asks for), checked
+    # above to be the same release as Debian's zone files.
+    kept["tzdata/__init__.pyc"] = _pyc(files["tzdata/__init__.py"], "tzdata/__init__.py")
     return kept
 
 
@@ -253,6 +274,14 @@ def main() -> None:
     parser.add_argument("--zip")
     parser.add_argument("--tz-version")
     parser.add_argument("--record")
+    parser.add_argument(
+        "--built",
+        action="append",
+        default=[],
+        metavar="NAME==VERSION=SDIST_SHA256",
+        help="a package built from its sdist, staged in --site (repeatable)",
+    )
+    parser.add_argument("--site", help="the staged tree of the --built packages")
     args = parser.parse_args()
     if sys.version_info[:2] != (3, 11):
         sys.exit("make_packages.py must run on Python 3.11 (the guest's bytecode version)")
@@ -282,7 +311,9 @@ def main() -> None:
     entries = dict(base)
     packages: dict[str, dict[str, str]] = {}
     for name, version, digest in requirements:
-        files, metadata = package_entries(found[name], name, version, args.tz_version, base)
+        files, metadata = package_entries(
+            wheel_files(found[name], name), name, version, args.tz_version, base
+        )
         for entry, data in files.items():
             if entry in entries and not (
                 normalise(name) == "tzdata" and entry.startswith("tzdata/")
@@ -294,8 +325,31 @@ def main() -> None:
             "sha256": digest,
             "license": license_of(name, metadata),
         }
+    built: dict[str, dict[str, str]] = {}
+    for spec in args.built:
+        # NAME==VERSION=SDIST_SHA256: a package with extension modules, built from its sdist
+        match = re.fullmatch(r"([\w.-]+)==([^=]+)=([0-9a-f]{64})", spec)
+        if match is None:
+            parser.error(f"--built {spec!r}: expected NAME==VERSION=SDIST_SHA256")
+        name, version, digest = match.groups()
+        files, metadata = package_entries(
+            built_files(pathlib.Path(args.site), name, version), name, version, "", base
+        )
+        for entry, data in files.items():
+            if entry in entries:
+                sys.exit(f"{name}: {entry} is already in the zip (the stdlib or another package)")
+            entries[entry] = data
+        built[normalise(name)] = {
+            "version": version,
+            "sdist_sha256": digest,
+            "license": license_of(name, metadata),
+        }
     write_zip(zip_path, entries)
-    summary = {"packages": packages, "zip_sha256": sha256_bytes(zip_path.read_bytes())}
+    summary = {
+        "packages": packages,
+        "built_packages": built,
+        "zip_sha256": sha256_bytes(zip_path.read_bytes()),
+    }
     pathlib.Path(args.record).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     added = len(entries) - len(base)
     print(

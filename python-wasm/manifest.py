@@ -65,6 +65,11 @@ def write(args: argparse.Namespace) -> None:
     packages = json.loads((build / "packages.json").read_text())
     if packages["zip_sha256"] != sha256_file(build / "stdlib" / "python311.zip"):
         sys.exit("the stdlib zip is not the packages step's output: run build.sh packages snapshot")
+    # Reproducible across build directories: the build's own path appears in neither file
+    # (-ffile-prefix-map and the cython wrapper write /build instead).
+    for path in (build / "python.wasm", build / "stdlib" / "python311.zip"):
+        if str(build.resolve()).encode() in path.read_bytes():
+            sys.exit(f"{path} contains the build directory's path: not reproducible elsewhere")
     dist.mkdir(parents=True, exist_ok=True)
     (dist / "lib").mkdir(exist_ok=True)
     # Committed compressed; the runtime unpacks them once (runtime/cove/_artifact.py). The
@@ -104,18 +109,27 @@ def write(args: argparse.Namespace) -> None:
         },
         "source_sha256": sources,
         "toolchain": {
-            "clang-16": args.clang_version,
-            "lld-16": _dpkg_version("lld-16"),
+            "clang-19": args.clang_version,
+            "lld-19": _dpkg_version("lld-19"),
             "wasi-libc": args.wasi_libc_version,
-            "libclang-rt-16-dev-wasm32": _dpkg_version("libclang-rt-16-dev-wasm32"),
+            "libclang-rt-19-dev-wasm32": _dpkg_version("libclang-rt-19-dev-wasm32"),
             "wizer": args.wizer_version,
             "build-python": sys.version.split()[0],
         },
-        "patches": sorted(p.name for p in (HERE / "patches").iterdir()),
+        "patches": sorted(p.name for p in (HERE / "patches").iterdir())
+        + sorted(f"scientific/{p.name}" for p in (HERE / "scientific" / "patches").iterdir()),
         "driver_sha256": driver_sha256(),
         "artifacts": {name: sha256_file(unpacked[name]) for name in ARTIFACTS},
     }
     manifest["packages"] = packages["packages"]  # name: version, wheel sha256, licence
+    # Built from sdists with extension modules (build.sh steps numpy, pandas): name: version,
+    # sdist sha256, licence; and every pinned input of those builds (sdists, build tools' wheels,
+    # Debian's libc++ packages), by sha256.
+    manifest["built_packages"] = packages.get("built_packages", {})
+    inputs = build / "scientific" / "stage" / "inputs.sha256"
+    manifest["built_packages_inputs"] = {
+        name: digest for digest, name in (line.split() for line in inputs.read_text().splitlines())
+    }
     (dist / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     print(json.dumps(manifest["artifacts"], indent=2))
 

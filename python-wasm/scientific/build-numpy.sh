@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Scratch recipe: cross-compile numpy 2.2.6 (and try pandas 2.2.3) for Cove's CPython 3.11
-# wasm32-wasi, statically, and link a test WASI command module that runs Python code.
+# Cross-compiles numpy 2.2.6 and pandas 2.2.3 for Cove's CPython 3.11 wasm32-wasi, statically.
+# python-wasm/build.sh runs it (its steps `numpy` and `pandas` end with `stage`, which is what the
+# interpreter's link and zip take); on its own it also links a test WASI command module.
 #
 # Usage: ./build-numpy.sh [STEP ...]     (no step: all, in order; each step is idempotent)
 # Steps:
@@ -18,6 +19,7 @@
 #              the same for pandas 2.2.3 (needs the numpy steps first), linked together with numpy
 #   snapshot   (not in the default list) reactor + Wizer 10 with numpy+pandas imported at init
 #   pytests    (not in the default list) numpy's/pandas' own pytest suites in the guest (NP_SUITES)
+#   stage      (not in the default list; build.sh's last step here) what the interpreter takes
 #
 # Env: NP_WORK=dir (default ./work) builds elsewhere; NINJA_FLAGS="-k 0" to see all compile errors.
 # Files: files/ (wrappers, driver, generators, stand-ins, rename headers), patches/ (one per fix,
@@ -27,7 +29,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 W=${NP_WORK:-$HERE/work}
 COVE=${COVE_PYTHON_WASM:-$(cd "$HERE/.." && pwd)}
-COVE_BUILD=$COVE/build
+COVE_BUILD=${COVE_WASM_BUILD:-$COVE/build}
 STAMPS=$W/stamps
 JOBS=2
 NICE="nice -n 15"
@@ -41,6 +43,8 @@ NINJA_VER=1.11.1.4
 PANDAS_VER=2.2.3
 
 LLVM=/usr/lib/llvm-19/bin
+LIBCXX_DEBS_SHA256="e2c3a1ec97f42ff660688e7a435dab7cb785211d9e9559eef86192a218c24ce8  libc++-19-dev-wasm32_1%3a19.1.7-3~deb12u1_all.deb
+a0835ee4cf44d41ee988e77be30d023134160a80bdea02b03a6a384c3f048e4d  libc++abi-19-dev-wasm32_1%3a19.1.7-3~deb12u1_all.deb"
 CXXROOT=$W/cxx19          # private layer: libc++/libc++abi 19 for wasm32 (no exceptions)
 SYSROOT=$W/sysroot        # wasi-libc sysroot (copy of Debian's) + libc++ headers/libs
 CPY=$W/cpy                # headers, pyconfig.h, libpython3.11.a, sysconfigdata from Cove's build
@@ -69,7 +73,8 @@ step_toolchain() {
     if ! [[ -f $CXXROOT/usr/lib/wasm32-wasi/libc++.a ]]; then
         mkdir -p "$W/debs" && cd "$W/debs"
         apt-get -o DPkg::Lock::Timeout=900 download -q "libc++-19-dev-wasm32=$LLVM_VER" "libc++abi-19-dev-wasm32=$LLVM_VER"
-        sha256sum ./*.deb > "$W/debs.sha256"
+        printf '%s\n' "$LIBCXX_DEBS_SHA256" > "$W/debs.sha256"
+        sha256sum -c "$W/debs.sha256"
         rm -rf "$CXXROOT" && mkdir -p "$CXXROOT"
         for d in ./*.deb; do dpkg-deb -x "$d" "$CXXROOT"; done
     fi
@@ -133,6 +138,9 @@ step_sources() {
     rm -rf "$NPSRC" && mkdir -p "$W/src" && tar -C "$W/src" -xzf "numpy-$NUMPY_VER.tar.gz"
     cd "$NPSRC"
     for p in "$HERE"/patches/numpy-*.patch; do apply_patch "$p"; done
+    # A method table whose flags do not match its C function's parameters traps in wasm
+    # (numpy-0004 fixed three): refuse any other.
+    python3 "$HERE/files/check_methdefs.py" numpy
 }
 
 # The cross toolchain as meson sees it: compiler wrappers, the target "python", a pkg-config dir.
@@ -150,6 +158,19 @@ export WASI_PY_INCLUDE=$CPY/include/python3.11 WASI_PY_LIBPC=$W/pc
 exec $VENV/bin/python "\$@"
 EOF2
     chmod +x "$BIN/python-wasi"
+    # cython with the work directory's path in what it writes given as /build, as
+    # -ffile-prefix-map does for the compilers: meson hands it absolute .pyx paths, which end up
+    # in the modules' code objects (tracebacks), and the artifact must not depend on where it was
+    # built. CYTHON_INCLUDE: pandas' build adds the cross numpy's .pxd directory.
+    mkdir -p "$W/bin-cy"
+    cat > "$W/bin-cy/cython" <<EOF2
+#!/bin/sh
+$VENV/bin/cython \${CYTHON_INCLUDE:+-I "\$CYTHON_INCLUDE"} "\$@" || exit \$?
+out=; prev=
+for a in "\$@"; do [ "\$prev" = -o ] && out=\$a; prev=\$a; done
+[ -z "\$out" ] || sed -i "s|$W/|/build/|g" "\$out"
+EOF2
+    chmod +x "$W/bin-cy/cython"
     cat > "$W/pc/python-3.11.pc" <<EOF2
 prefix=$CPY
 Name: Python
@@ -170,7 +191,7 @@ strip = '$LLVM/llvm-strip'
 nm = '$LLVM/llvm-nm'
 python = '$BIN/python-wasi'
 python3 = '$BIN/python-wasi'
-cython = '$VENV/bin/cython'
+cython = '$W/bin-cy/cython'
 pkg-config = '/usr/bin/pkg-config'
 
 [properties]
@@ -196,7 +217,7 @@ step_configure() {
     write_cross_env
     rm -rf "$NPBUILD"
     cd "$NPSRC"
-    export WASI_SYSROOT=$SYSROOT WASI_LLVM=$LLVM WASI_RENAMES=$HERE/files/renames PATH=$VENV/bin:$PATH
+    export WASI_SYSROOT=$SYSROOT WASI_LLVM=$LLVM WASI_RENAMES=$HERE/files/renames PATH=$W/bin-cy:$VENV/bin:$PATH
     $NICE "$VENV/bin/python" vendored-meson/meson/meson.py setup "$NPBUILD" \
         --cross-file "$W/wasi.cross" --buildtype=release -Db_ndebug=if-release \
         -Dallow-noblas=true -Dblas=none -Dlapack=none -Ddisable-svml=true \
@@ -206,7 +227,7 @@ step_configure() {
 
 step_compile() {
     cd "$NPBUILD"
-    export WASI_SYSROOT=$SYSROOT WASI_LLVM=$LLVM WASI_RENAMES=$HERE/files/renames PATH=$VENV/bin:$PATH
+    export WASI_SYSROOT=$SYSROOT WASI_LLVM=$LLVM WASI_RENAMES=$HERE/files/renames PATH=$W/bin-cy:$VENV/bin:$PATH
     $NICE ninja -j$JOBS ${NINJA_FLAGS:-}
 }
 
@@ -307,7 +328,7 @@ step_pdsources() {
     rm -rf "$PDSRC" && tar -C "$W/src" -xzf "pandas-$PANDAS_VER.tar.gz"
     cd "$PDSRC"
     for p in "$HERE"/patches/pandas-*.patch; do [[ -e $p ]] && apply_patch "$p"; done
-    true
+    python3 "$HERE/files/check_methdefs.py" pandas
 }
 
 step_pdconfigure() {
@@ -328,7 +349,7 @@ step_pdconfigure() {
     # (meson 1.2.1 ignores a global cython_args option, and takes `cython` from PATH, not from the
     # cross file: a `cython` wrapper first in PATH adds the include dir)
     mkdir -p "$W/bin-pd"
-    printf '#!/bin/sh\nexec %s -I %s "$@"\n' "$VENV/bin/cython" "$W/np-pxd" > "$W/bin-pd/cython"
+    printf '#!/bin/sh\nCYTHON_INCLUDE=%s exec %s "$@"\n' "$W/np-pxd" "$W/bin-cy/cython" > "$W/bin-pd/cython"
     chmod +x "$W/bin-pd/cython"
     rm -rf "$PDBUILD"
     cd "$PDSRC"
@@ -510,6 +531,44 @@ step_cpy() {
     mkdir -p "$CPY/include/python3.11"
     cp -a "$CPY/src/python3.11-3.11.2/Include/." "$CPY/include/python3.11/"
     cp "$CPY/cpython-wasi/pyconfig.h" "$CPY/include/python3.11/"
+}
+
+# stage: what Cove's build.sh takes into the artifact (its steps `numpy` and `pandas` end here):
+#   $W/stage/site/        numpy's and pandas' installed Python trees (no tests, no headers, no
+#                         .pyi/.pxd, no extension archives), each with a dist-info whose METADATA
+#                         is the sdist's PKG-INFO (importlib.metadata.version works in the guest)
+#   $W/stage/modules.tsv  dotted name, init symbol, archive: every extension module
+#   $W/stage/link.txt     the archives and libraries the reactor links for them
+step_stage() {
+    local st=$W/stage; rm -rf "$st" && mkdir -p "$st/site"
+    local lists=("$NPOUT/np") src pkg ver
+    [[ -f $PDOUT/pd.link ]] && lists+=("$PDOUT/pd")
+    for pair in "numpy:$W/install-numpy:$NPSRC:$NUMPY_VER" "pandas:$W/install-pandas:$PDSRC:$PANDAS_VER"; do
+        IFS=: read -r pkg inst src ver <<< "$pair"
+        [[ -d $inst ]] || continue
+        local sp; sp=$(dirname "$(find "$inst" -type d -path "*-packages/$pkg" | head -1)")
+        (cd "$sp" && find "$pkg" -type f ! -name '*.so' ! -name '*.so.link' ! -name '*.a' ! -name '*.pyi' \
+            ! -name '*.pxd' ! -name '*.pyx' ! -name '*.h' ! -name '*.c' ! -name '*.lib' ! -name '*.ini' \
+            ! -path '*/tests/*' ! -path '*/include/*' ! -path "$pkg/f2py/*" ! -path '*/__pycache__/*' \
+            ! -path '*/_pyinstaller/*' -exec cp --parents {} "$st/site/" \;)
+        local di=$st/site/$pkg-$ver.dist-info; mkdir -p "$di"
+        cp "$src/PKG-INFO" "$di/METADATA"
+        cp "$src/LICENSE.txt" "$di/" 2>/dev/null || cp "$src/LICENSE" "$di/"
+    done
+    # numpy/__config__.py records the build's compiler command lines and paths: the guest gets the
+    # machine-independent part only (reproducible across build directories).
+    sed -i "s|$W|/build|g" "$st/site/numpy/__config__.py"
+    cat "${lists[@]/%/.modules}" | sort > "$st/modules.tsv"
+    cat "${lists[@]/%/.link}" | awk '!seen[$0]++' > "$st/link.txt"
+    # For build.sh: the packages make_packages.py adds (NAME==VERSION=SDIST_SHA256), and every
+    # pinned input of these builds (the manifest records them).
+    {
+        echo "numpy==$NUMPY_VER=$(echo "$PINS" | awk -v f="numpy-$NUMPY_VER.tar.gz" '$2 == f {print $1}')"
+        [[ -d $W/install-pandas ]] && echo "pandas==$PANDAS_VER=$PANDAS_SHA256"
+    } > "$st/built.txt"
+    { echo "$PINS" | grep .; echo "$PANDAS_SHA256  pandas-$PANDAS_VER.tar.gz"
+      cat "$W/debs.sha256"; } > "$st/inputs.sha256"
+    echo "$(wc -l < "$st/modules.tsv") extension modules; site $(du -sh "$st/site" | cut -f1)"
 }
 
 run_step() {

@@ -50,3 +50,4 @@ for f, s in src.items():
                     f"defined with {n} in {os.path.relpath(df)}"
                 )
 print(f"{bad} mismatches", file=sys.stderr)
+sys.exit(1 if bad else 0)
