@@ -23,7 +23,8 @@ import msgspec
 
 from ._artifact import Artifact
 from ._engine import Engine
-from ._errors import CapacityError, InterpreterError, SessionNotFoundError
+from ._errors import CapacityError, InterpreterError, InvalidRequestError, SessionNotFoundError
+from ._results import fmt_bytes
 from ._session import Session
 from ._settings import PoolSettings, SessionOptions
 from ._tools import ExecResult, ToolCall
@@ -137,6 +138,7 @@ class Pool:
 
         Raises:
             ArtifactError: the interpreter artifact is missing or fails verification.
+            InterpreterError: the default memory limit is below the interpreter's initial memory.
         """
         if self._engine is not None:
             return
@@ -154,6 +156,15 @@ class Pool:
                 max_directory_depth=settings.max_directory_depth,
             )
         )
+        floor = self._engine.initial_memory_bytes
+        if settings.defaults.memory_bytes < floor:
+            self._engine.close()
+            self._engine = None
+            raise InterpreterError(
+                f"the default memory limit, {fmt_bytes(settings.defaults.memory_bytes)}, is below"
+                f" the {fmt_bytes(floor)} the interpreter starts with (its snapshot, numpy and"
+                " pandas imported)"
+            )
         await anyio.to_thread.run_sync(self._prepare_dirs)
         self._last_reap = time.monotonic()
 
@@ -175,7 +186,8 @@ class Pool:
 
         Raises:
             CapacityError: the pool already holds `max_sessions` sessions (retryable).
-            InvalidRequestError: a hint is not a positive number.
+            InvalidRequestError: a hint is not a positive number, or asks for less memory than
+                the interpreter starts with.
         """
         settings = self.settings
         engine = self.engine
@@ -189,6 +201,11 @@ class Pool:
                 retry_after_s=settings.retry_after_s,
             )
         limits = settings.session_limits(options)
+        if limits.memory_bytes < engine.initial_memory_bytes:
+            raise InvalidRequestError(
+                f"memory_bytes {fmt_bytes(limits.memory_bytes)} is below the"
+                f" {fmt_bytes(engine.initial_memory_bytes)} the interpreter starts with"
+            )
         session_id = secrets.token_urlsafe(24)
         assert self._dir is not None
         # Count the slot before awaiting, so concurrent creations respect max_sessions.

@@ -11,20 +11,23 @@ at once with one sentence that says why:
   process pool executors and `multiprocessing.Pool` run each task when it is submitted.
 - `network`: sockets, DNS, `urllib`, `http.client` and `requests` fail at once, saying there is
   no network access.
-- `unavailable`: modules that cannot exist here (`ctypes`, `mmap`, `ssl`, ...) fail to import
-  with a sentence that says why, instead of a bare "No module named '_ctypes'".
+- `memory_map`: `mmap` imports (pandas and numpy import it at the top) but `mmap.mmap()`
+  raises OSError saying there is no memory mapping.
+- `unavailable`: modules that cannot exist here (`ctypes`, `ssl`, ...) fail to import with a
+  sentence that says why, instead of a bare "No module named '_ctypes'".
 
 `install` is called once, by the driver, while the snapshot is made: every session starts with
 it in place. docs/packages.md lists what differs from a native Python.
 """
 
-from cove_guest.sandbox import network, processes, threads, unavailable
+from cove_guest.sandbox import memory_map, network, processes, threads, unavailable
 
 
 def install(run_command, known_command):
     """Put every stand-in in place; `run_command` runs a shell command line and
     `known_command` tells whether a program exists (see `processes.install`)."""
     unavailable.install()
+    memory_map.install()
     threads.install()
     network.install()
     processes.install(run_command, known_command)

@@ -6,8 +6,6 @@ from importlib.abc import MetaPathFinder
 REASONS = {
     "_ctypes": "ctypes is not available in this sandbox: code runs as WebAssembly, which cannot "
     "load native libraries",
-    "mmap": "mmap is not available in this sandbox (WebAssembly has no memory mapping): read the "
-    "file into memory instead",
     "_ssl": "ssl is not available in this sandbox: there is no network access",
     "_multiprocessing": "process-based parallelism is not available in this sandbox: there is "
     "one process and no threads (multiprocessing.Pool runs tasks one by one)",

@@ -1,0 +1,34 @@
+"""The packages' C extension modules, linked into the interpreter.
+
+numpy's and pandas' extension modules are not shared libraries here (WebAssembly has no
+dynamic loading): build.sh links them into the interpreter and registers each under its dotted
+name (`numpy._core._multiarray_umath`) in a generated table (cove_driver.c). CPython 3.11's
+`BuiltinImporter` only answers for top-level names (its `find_spec` returns None whenever a
+package's `__path__` is passed), so this finder, next to it on `sys.meta_path`, answers for
+the dotted ones.
+"""
+
+import _imp
+import sys
+from importlib.machinery import BuiltinImporter, ModuleSpec
+
+
+class BuiltinSubmoduleFinder:
+    """Finds a package's submodule that is compiled into the interpreter."""
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if "." in fullname and _imp.is_builtin(fullname):
+            # BuiltinImporter is its own loader (classmethods), as in importlib's own specs
+            return ModuleSpec(fullname, BuiltinImporter, origin="built-in")  # type: ignore[arg-type]
+        return None
+
+    @classmethod
+    def invalidate_caches(cls):
+        pass
+
+
+def install():
+    if BuiltinSubmoduleFinder not in sys.meta_path:
+        # Right after BuiltinImporter: before the path finder looks through the zip.
+        sys.meta_path.insert(1, BuiltinSubmoduleFinder)
