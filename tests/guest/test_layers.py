@@ -7,6 +7,7 @@ cycle), pulls in nothing from a higher layer, and no module hides an import insi
     commands  text, shell
     editor    text
     sandbox   text (stand-ins for processes, threads and the network; handed what they run)
+    extensions  nothing: finds the extension modules linked into the interpreter
     capture, cells, python_cli, host   text, protocol and each other (the driver's parts)
     driver    everything: it wires the shell to the commands
 """
@@ -31,8 +32,9 @@ ALLOWED = {
     "commands": {"text", "shell", "commands"},
     "editor": {"text", "editor"},
     "sandbox": {"text", "sandbox"},
+    "extensions": {"extensions"},
     **{part: {"text", "protocol"} | DRIVER_PARTS for part in DRIVER_PARTS},
-    "driver": {"text", "protocol", "shell", "commands", "editor", "sandbox", "driver"}
+    "driver": {"text", "protocol", "shell", "commands", "editor", "sandbox", "extensions", "driver"}
     | DRIVER_PARTS,
 }
 

@@ -284,9 +284,10 @@ NO_NETWORK = "network access is not available in this sandbox"
             "load native libraries",
         ),
         (
-            "try:\n    import mmap\nexcept ImportError as e:\n    print(e)",
-            "mmap is not available in this sandbox (WebAssembly has no memory mapping): read "
-            "the file into memory instead",
+            # mmap imports (pandas and numpy import it at the top); mapping says why not.
+            "import mmap\ntry:\n    mmap.mmap(-1, 4096)\nexcept OSError as e:\n    print(e)",
+            "[Errno 58] mmap is not available in this sandbox (WebAssembly has no memory "
+            "mapping): read the file into memory instead",
         ),
     ],
 )

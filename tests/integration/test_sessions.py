@@ -156,6 +156,23 @@ async def test_idle_and_lifetime_hints_are_clamped_and_reported(pool: cove.Pool)
     assert len(info.session_id) >= 32
 
 
+async def test_less_memory_than_the_interpreter_starts_with_is_refused_plainly(
+    pool: cove.Pool, settings: cove.PoolSettings
+) -> None:
+    floor = pool.engine.initial_memory_bytes
+    assert 32 * cove.MiB < floor < 64 * cove.MiB  # the snapshot, numpy and pandas imported
+    with pytest.raises(cove.InvalidRequestError, match=r"below the .* the interpreter starts with"):
+        await pool.create_session(cove.SessionOptions(memory_bytes=floor - 65536))
+    session = await pool.create_session(cove.SessionOptions(memory_bytes=floor))
+    assert (await session.run_code("print(1)")).stdout == "1\n"
+    low = msgspec.structs.replace(
+        settings, defaults=msgspec.structs.replace(settings.defaults, memory_bytes=16 * cove.MiB)
+    )
+    with pytest.raises(cove.InterpreterError, match="default memory limit, 16 MiB, is below"):
+        async with cove.Pool(low):
+            pass
+
+
 async def test_reaper_reclaims_idle_and_old_sessions(pool: cove.Pool) -> None:
     idle = await pool.create_session(cove.SessionOptions(idle_timeout_s=5))
     old = await pool.create_session(cove.SessionOptions(max_lifetime_s=50))

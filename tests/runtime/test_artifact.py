@@ -44,7 +44,7 @@ def test_manifest_records_sources_toolchain_and_hashes() -> None:
         "sqlite3",
     }
     assert all(len(h) == 64 for h in manifest["source_sha256"].values())
-    assert {"clang-16", "wasi-libc", "wizer"} <= set(manifest["toolchain"])
+    assert {"clang-19", "lld-19", "wasi-libc", "wizer"} <= set(manifest["toolchain"])
     assert cove.Artifact().sha256 == manifest["artifacts"]["python.wasm"]
 
 
@@ -88,3 +88,19 @@ def _sha256(path: pathlib.Path) -> str:
 def test_a_missing_artifact_is_a_clear_error(tmp_path: pathlib.Path) -> None:
     with pytest.raises(cove.ArtifactError, match="manifest"):
         cove.Artifact(tmp_path)
+
+
+def test_manifest_records_the_built_packages_and_every_pinned_input_of_their_build() -> None:
+    manifest = json.loads((ARTIFACT / "manifest.json").read_text())
+    recipe = (ROOT / "python-wasm" / "scientific" / "build-numpy.sh").read_text()
+    built = manifest["built_packages"]
+    assert {n: p["version"] for n, p in built.items()} == {"numpy": "2.2.6", "pandas": "2.2.3"}
+    inputs = manifest["built_packages_inputs"]
+    for name, package in built.items():
+        sdist = f"{name}-{package['version']}.tar.gz"
+        assert inputs[sdist] == package["sdist_sha256"]
+        assert package["sdist_sha256"] in recipe  # the pin the build checks
+        assert package["license"]
+    assert all(len(h) == 64 and h in recipe for h in inputs.values())
+    assert any(n.startswith("Cython-") for n in inputs)
+    assert any(n.startswith("libc++-19-dev-wasm32") for n in inputs)

@@ -249,11 +249,13 @@ def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache
 async def test_nested_python_shares_the_session_memory_limit(
     settings: cove.PoolSettings,
 ) -> None:
-    async with cove.Pool(_with_limits(settings, memory_bytes=128 << 20)) as pool:
+    # Each interpreter starts with the snapshot's ~46 MiB: 192 MiB leaves the nested one ~86 MiB
+    # after the caller's 60, too little for its 80.
+    async with cove.Pool(_with_limits(settings, memory_bytes=192 << 20)) as pool:
         session = await pool.create_session()
         result = await session.run_code(
             "import _cove, json\n"
-            "mine = bytearray(80 << 20)\n"
+            "mine = bytearray(60 << 20)\n"
             "code = 'y = bytearray(80 << 20); print(len(y))'\n"
             "reply = json.loads(_cove.host_call(json.dumps("
             "{'op': 'python', 'argv': ['-c', code]}).encode()))\n"
@@ -269,6 +271,24 @@ async def test_nested_python_shares_the_session_memory_limit(
             "['stdout'])"
         )
         assert fits.stdout == f"{40 << 20}\n\n", fits.stderr
+
+
+async def test_nested_python_without_room_for_an_interpreter_says_so(
+    settings: cove.PoolSettings,
+) -> None:
+    async with cove.Pool(_with_limits(settings, memory_bytes=128 << 20)) as pool:
+        session = await pool.create_session()
+        result = await session.run_code(
+            "import _cove, json\n"
+            "mine = bytearray(60 << 20)\n"
+            "print(json.loads(_cove.host_call(json.dumps("
+            "{'op': 'python', 'argv': ['-c', 'print(1)']}).encode()))['error'])"
+        )
+        assert result.stdout.startswith("not enough memory left for another interpreter ("), (
+            result.stderr
+        )
+        assert result.stdout.rstrip().endswith("of the session's 128 MiB limit)")
+        assert (await session.run_code("print(len(mine))")).stdout == f"{60 << 20}\n"
 
 
 async def test_nested_python_spends_the_callers_fuel(settings: cove.PoolSettings) -> None:
