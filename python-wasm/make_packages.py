@@ -242,6 +242,17 @@ def tzdata_entries(
     return kept
 
 
+def add_entries(entries: dict[str, bytes], project: str, files: dict[str, bytes]) -> None:
+    """Adds a distribution's files to the zip's entries; none may be there already (tzdata's
+    package replaces the stdlib zip's own, tzdata_entries)."""
+    for entry, data in files.items():
+        if entry in entries and not (
+            normalise(project) == "tzdata" and entry.startswith("tzdata/")
+        ):
+            sys.exit(f"{project}: {entry} is already in the zip (the stdlib or another package)")
+        entries[entry] = data
+
+
 def read_zip(path: pathlib.Path) -> dict[str, bytes]:
     with zipfile.ZipFile(path) as zf:
         return {i.filename: zf.read(i) for i in zf.infolist()}
@@ -314,12 +325,7 @@ def main() -> None:
         files, metadata = package_entries(
             wheel_files(found[name], name), name, version, args.tz_version, base
         )
-        for entry, data in files.items():
-            if entry in entries and not (
-                normalise(name) == "tzdata" and entry.startswith("tzdata/")
-            ):
-                sys.exit(f"{name}: {entry} is already in the zip (the stdlib or another package)")
-            entries[entry] = data
+        add_entries(entries, name, files)
         packages[normalise(name)] = {
             "version": version,
             "sha256": digest,
@@ -335,10 +341,7 @@ def main() -> None:
         files, metadata = package_entries(
             built_files(pathlib.Path(args.site), name, version), name, version, "", base
         )
-        for entry, data in files.items():
-            if entry in entries:
-                sys.exit(f"{name}: {entry} is already in the zip (the stdlib or another package)")
-            entries[entry] = data
+        add_entries(entries, name, files)
         built[normalise(name)] = {
             "version": version,
             "sdist_sha256": digest,

@@ -17,7 +17,6 @@
 #   run        goal test under wasmtime-py (Cove's .venv), compared with native numpy
 #   pdsources pdconfigure pdcompile pdcollect pdpyzip pddeps pdlink pdrun
 #              the same for pandas 2.2.3 (needs the numpy steps first), linked together with numpy
-#   snapshot   (not in the default list) reactor + Wizer 10 with numpy+pandas imported at init
 #   pytests    (not in the default list) numpy's/pandas' own pytest suites in the guest (NP_SUITES)
 #   stage      (not in the default list; build.sh's last step here) what the interpreter takes
 #
@@ -433,33 +432,6 @@ step_pdrun() {
     for t in test_pandas_smoke test_pandas_import_time; do
         echo "--- $t (guest)"; $run "/usr/lib/$t.py" 2>&1 || true
     done
-}
-
-# Snapshot experiment: reactor + Wizer 10.0.0 (npm), numpy and pandas imported at init time
-WIZER_VER=10.0.0
-step_snapshot() {
-    local out=$W/snap; mkdir -p "$out"
-    [[ -x $W/wizer/node_modules/.bin/wizer ]] || { mkdir -p "$W/wizer" && (cd "$W/wizer" && \
-        npm install --no-audit --no-fund --silent "@bytecodealliance/wizer@$WIZER_VER"); }
-    local inc="-I$CPY/include/python3.11"
-    cp "$W/link-pandas/inittab.c" "$out/inittab.c"
-    $CC19 $CFLAGS19 $inc -c "$out/inittab.c" -o "$out/inittab.o"
-    $CC19 $CFLAGS19 $inc -c "$HERE/files/np_reactor.c" -o "$out/np_reactor.o"
-    local extra=()
-    for lf in "$NPOUT/np.link" "$PDOUT/pd.link"; do mapfile -t -O "${#extra[@]}" extra < "$lf"; done
-    # shellcheck disable=SC2046
-    (cd "$CPY/cpython-wasi" && $CC19 -mexec-model=reactor -O2 -Wl,--strip-debug -z stack-size=8388608 \
-        -Wl,--stack-first -o "$out/reactor.wasm" "$out/np_reactor.o" "$out/inittab.o" $(cat "$CPY/objs.txt") \
-        "${extra[@]}" -L"$CPY/deps/lib" $(cat "$CPY/libs.txt") -lwasi-emulated-mman -lc-printscan-long-double \
-        -lc++ -lc++abi)
-    local g=$out/lib; rm -rf "$g" && mkdir -p "$g" /tmp/npguest
-    cp "$CPY/python311.zip" "$W/numpy.zip" "$W/pandas.zip" "$g/" && cp -a "$W/site-deps" "$g/site-deps"
-    local t0=$SECONDS
-    "$W/wizer/node_modules/.bin/wizer" --allow-wasi --init-func np_init --inherit-stdio true \
-        --mapdir "/usr/lib::$g" --mapdir "/tmp::/tmp/npguest" -o "$out/snapshot.wasm" "$out/reactor.wasm"
-    echo "wizer: $((SECONDS - t0)) s"
-    ls -la "$out/reactor.wasm" "$out/snapshot.wasm"
-    $WASMTIME_PY "$HERE/files/run_reactor.py" "$out/snapshot.wasm" "$g" "$HERE/files/test_pandas_smoke.py"
 }
 
 # numpy's and pandas' own test-suites in the guest (not in the default list; minutes each).

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Find PyMethodDef entries whose flags don't match the C function's parameter count.
-In wasm, calling a function pointer with the wrong signature traps ("indirect call type mismatch");
-natively the extra argument is silently ignored. Usage: check_methdefs.py DIR... (C sources, .c/.cpp/.h/.src)"""
+"""Find PyMethodDef entries whose flags don't match the C function's parameter count, and
+PyGetSetDef getters that do not take (self, closure).
+In wasm, calling a function pointer with the wrong signature traps ("indirect call type
+mismatch"); natively the extra argument is silently ignored.
+Usage: check_methdefs.py DIR... (C sources, .c/.cpp/.h/.src); exits 1 on a mismatch."""
 
 import os
 import re
@@ -13,9 +15,13 @@ for d in sys.argv[1:]:
         files += [
             os.path.join(root, f) for f in fs if f.endswith((".c", ".cpp", ".h", ".src", ".hpp"))
         ]
-src = {f: open(f, errors="replace").read() for f in files}
+src = {}
+for f in files:
+    with open(f, errors="replace") as source:
+        src[f] = source.read()
 entry = re.compile(
-    r'\{\s*"(\w+)"\s*,\s*\(?\s*(?:\(\s*PyCFunction\s*\)|\(\s*void\s*\*\s*\))?\s*\(?(\w+)\)?\s*,\s*([A-Z_| \n]+?)\s*[,}]',
+    r'\{\s*"(\w+)"\s*,\s*\(?\s*(?:\(\s*PyCFunction\s*\)|\(\s*void\s*\*\s*\))?'
+    r"\s*\(?(\w+)\)?\s*,\s*([A-Z_| \n]+?)\s*[,}]",
     re.S,
 )
 defs = {}
@@ -47,6 +53,16 @@ for f, s in src.items():
                 bad += 1
                 print(
                     f"{os.path.relpath(f)}: {name} -> {func} flags [{flags}] wants {want} params, "
+                    f"defined with {n} in {os.path.relpath(df)}"
+                )
+# PyGetSetDef getters: (self, closure)
+for f, s in src.items():
+    for m in re.finditer(r"\(\s*getter\s*\)\s*(\w+)", s):
+        for n, df in defs.get(m.group(1), ()):
+            if n != 2:
+                bad += 1
+                print(
+                    f"{os.path.relpath(f)}: getter {m.group(1)} wants 2 params, "
                     f"defined with {n} in {os.path.relpath(df)}"
                 )
 print(f"{bad} mismatches", file=sys.stderr)

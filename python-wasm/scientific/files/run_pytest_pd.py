@@ -2,13 +2,13 @@ import sys
 import time
 
 sys.argv = ["pytest"]
-import os
+import os  # noqa: E402
 
 os.chdir("/tmp")
 # test-harness shims for WASI: pytest's tmp_path asks os.getuid() (absent on WASI)
 if not hasattr(os, "getuid"):
     os.getuid = lambda: 0
-import pytest
+import pytest  # noqa: E402
 
 t = time.perf_counter()
 rc = pytest.main(
@@ -30,7 +30,7 @@ rc = pytest.main(
         "--continue-on-collection-errors",
         "-W",
         "ignore::pytest.PytestUnraisableExceptionWarning",
+        *__import__("os").environ["NP_TESTS"].split(),
     ]
-    + __import__("os").environ["NP_TESTS"].split()
 )
 print("pytest rc", rc, "%.1f s" % (time.perf_counter() - t))

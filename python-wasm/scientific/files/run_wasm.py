@@ -24,7 +24,8 @@ a.args = rest
 
 cfg = wasmtime.Config()
 engine = wasmtime.Engine(cfg)
-data = open(a.wasm, "rb").read()
+with open(a.wasm, "rb") as wasm_file:
+    data = wasm_file.read()
 h = hashlib.sha256(data).hexdigest()[:16]
 cw = f"{a.wasm}.{h}.cwasm"
 t0 = time.perf_counter()
@@ -33,14 +34,15 @@ if os.path.exists(cw):
     how = "loaded .cwasm"
 else:
     module = wasmtime.Module(engine, data)
-    open(cw, "wb").write(module.serialize())
+    with open(cw, "wb") as cwasm:
+        cwasm.write(module.serialize())
     how = "compiled"
 t1 = time.perf_counter()
 print(f"[host] module {how} in {t1 - t0:.2f} s ({len(data) / 1e6:.1f} MB wasm)", file=sys.stderr)
 
 store = wasmtime.Store(engine)
 wasi = wasmtime.WasiConfig()
-wasi.argv = ["python3"] + a.args
+wasi.argv = ["python3", *a.args]
 # --env K=V, plus every host variable named NP_* (passes values with spaces through shells)
 wasi.env = [tuple(e.split("=", 1)) for e in a.env] + [
     (k, v) for k, v in os.environ.items() if k.startswith("NP_")

@@ -31,7 +31,7 @@ try:
 except np.linalg.LinAlgError as e:
     print("LinAlgError", e)
 print("pinv", np.linalg.pinv(np.array([[1.0, 2], [2, 4]])).round(4).tolist())
-import os
+import os  # noqa: E402
 
 print("has os.dup:", hasattr(os, "dup"))
 a = np.arange(5.0)

@@ -1,7 +1,7 @@
 import time
 
 t0 = time.perf_counter()
-import numpy as np
+import numpy as np  # noqa: E402
 
 t1 = time.perf_counter()
 print("import numpy: %.1f ms" % ((t1 - t0) * 1e3))
@@ -89,7 +89,7 @@ print(
     np.unique([3, 3, 1]),
 )
 print("einsum/matmul", np.einsum("ij,jk->ik", a, a)[0, :2], (a @ a)[0, :2])
-import io
+import io  # noqa: E402
 
 b = io.BytesIO()
 np.save(b, a)
@@ -98,7 +98,7 @@ print("save/load", np.load(b)[1, :2])
 print("tostring", np.array2string(np.linspace(0, 1, 5)), repr(np.float64(0.1)))
 print("poly", np.polyfit([0, 1, 2], [1, 3, 5], 1).round(6))
 print("histogram", np.histogram([1, 2, 2, 3], bins=3)[0])
-import numpy.ma as ma
+import numpy.ma as ma  # noqa: E402
 
 print("ma", ma.masked_array([1, 2, 3], mask=[0, 1, 0]).sum())
 t2 = time.perf_counter()
