@@ -284,10 +284,15 @@ NO_NETWORK = "network access is not available in this sandbox"
             "load native libraries",
         ),
         (
-            # mmap imports (pandas and numpy import it at the top); mapping says why not.
-            "import mmap\ntry:\n    mmap.mmap(-1, 4096)\nexcept OSError as e:\n    print(e)",
-            "[Errno 58] mmap is not available in this sandbox (WebAssembly has no memory "
-            "mapping): read the file into memory instead",
+            # mmap maps by copying (WebAssembly has no memory mapping): a map that would write
+            # back to the file says why not.
+            "import mmap\nwith open('m.bin', 'wb') as f:\n    f.write(b'x')\n"
+            "with open('m.bin', 'r+b') as f:\n    try:\n        mmap.mmap(f.fileno(), 0)\n"
+            "    except OSError as e:\n        print(e)",
+            "[Errno 58] writable memory maps of a descriptor are not available in this sandbox "
+            "(WebAssembly has no memory mapping; maps are copies of the file): map it read-only "
+            "or copy-on-write (access=mmap.ACCESS_READ or ACCESS_COPY), use np.memmap, or read "
+            "and write the file itself",
         ),
     ],
 )

@@ -44,20 +44,8 @@ _INTP = (
     "wasm32: np.intp is int32 (pointer-sized) while the default integer is int64 (patch"
     " numpy-0005), so index results are int32 and their repr shows `dtype=int32`/`np.int32(..)`"
 )
-_STRING_UFUNCS = (
-    "BUG (patch numpy-0005): numpy's string ufuncs declare default-int (now int64) operands but"
-    " their loops read/write npy_intp (int32): str_len/count/find return garbage in the upper 32"
-    " bits, integer arguments (replace's count, partition, expandtabs, ljust) are misread"
-)
-_BLKLOCS = (
-    "BUG (int64 default vs int32 intp): adding a column (df[c] = ...) does np.append(blklocs, 0),"
-    " which promotes pandas' intp block locations to int64; groupby aggregations, apply, crosstab"
-    " and DataFrame.equals then fail in Cython: Buffer dtype mismatch, expected 'intp_t' but got"
-    " 'long long'"
-)
-
 # Case name -> why the guest's output differs from native numpy/pandas (and must go on doing so).
-# "wasm32:" and "native:" are platform differences; "BUG" entries are faults of the guest build.
+# "wasm32:" entries are platform differences (docs/packages.md lists them).
 KNOWN_DIFFERENCES: dict[str, str] = {
     "np_dtype_default_int": _INTP,
     "np_index_where_nonzero": _INTP,
@@ -67,25 +55,10 @@ KNOWN_DIFFERENCES: dict[str, str] = {
         "wasm32: long double is IEEE binary128 (x86-64: 80-bit extended); and its pow/exp/log/sin"
         " are only double-precision (wasi-libc's binary128 libm falls back to double)"
     ),
-    "np_err_float_flags": (
-        "wasm32: no floating-point exception flags: float divide/overflow/invalid/underflow"
-        " neither warn nor raise (integer errors, flagged in software, still do)"
-    ),
-    "np_io_memmap": "wasm32: no mmap: np.memmap raises the sandbox's OSError",
     "pd_frame_info": (
         "wasm32: 4-byte pointers: an object column takes 4 bytes a value in memory_usage/info,"
         " and a RangeIndex's sys.getsizeof is smaller"
     ),
-    "np_str_char_functions": _STRING_UFUNCS,
-    "np_str_dtype_and_compare": _STRING_UFUNCS,
-    "np_str_strings_module": _STRING_UFUNCS,
-    "pd_groupby_apply": _BLKLOCS,
-    "pd_groupby_apply_deprecation": _BLKLOCS,
-    "pd_groupby_size_count_first": _BLKLOCS,
-    "pd_groupby_frame_mean_after_new_column": _BLKLOCS,
-    "pd_reshape_crosstab": _BLKLOCS,
-    "pd_csv_roundtrip": _BLKLOCS,
-    "pd_excel_roundtrip": _BLKLOCS,
 }
 
 

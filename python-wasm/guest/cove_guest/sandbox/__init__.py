@@ -11,8 +11,9 @@ at once with one sentence that says why:
   process pool executors and `multiprocessing.Pool` run each task when it is submitted.
 - `network`: sockets, DNS, `urllib`, `http.client` and `requests` fail at once, saying there is
   no network access.
-- `memory_map`: `mmap` imports (pandas and numpy import it at the top) but `mmap.mmap()`
-  raises OSError saying there is no memory mapping.
+- `memory_map`: `mmap` maps by copying the file into memory (numpy's memmap, which names
+  the file to write a writable copy back to, and pandas' memory_map=True use it); a writable
+  map of a bare descriptor raises OSError saying why.
 - `unavailable`: modules that cannot exist here (`ctypes`, `ssl`, ...) fail to import with a
   sentence that says why, instead of a bare "No module named '_ctypes'".
 

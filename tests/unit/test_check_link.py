@@ -1,0 +1,75 @@
+"""python-wasm/check_link.py: the generated table of extension modules and the duplicate-symbol
+check of the reactor's link (build.sh step `reactor`), on small inputs."""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+import shutil
+import subprocess
+from types import ModuleType
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _check_link() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("check_link", ROOT / "python-wasm/check_link.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_table_registers_every_module_by_its_dotted_name(tmp_path: pathlib.Path) -> None:
+    tsv = tmp_path / "modules.tsv"
+    tsv.write_text(
+        "numpy._core._multiarray_umath\tPyInit_numpy__core__multiarray_umath\t/a.a\n"
+        "pandas._libs.lib\tPyInit_pandas__libs_lib\t/b.a\n"
+    )
+    table = _check_link().inittab(tsv)
+    assert "extern PyObject *PyInit_pandas__libs_lib(void);" in table
+    assert '{"numpy._core._multiarray_umath", PyInit_numpy__core__multiarray_umath},' in table
+    assert table.endswith("    {NULL, NULL},\n};\n")
+
+
+def test_a_module_listed_twice_fails_the_build(tmp_path: pathlib.Path) -> None:
+    tsv = tmp_path / "modules.tsv"
+    tsv.write_text("a.b\tPyInit_a_b\t/a.a\na.b\tPyInit_a_b2\t/b.a\n")
+    with pytest.raises(SystemExit, match="listed twice"):
+        _check_link().inittab(tsv)
+
+
+CLANG = shutil.which("clang-19")
+AR = shutil.which("llvm-ar-19")
+NM = shutil.which("llvm-nm-19")
+
+
+def _archive(tmp: pathlib.Path, name: str, source: str) -> str:
+    assert CLANG and AR
+    (tmp / f"{name}.c").write_text(source)
+    obj = tmp / f"{name}.o"
+    subprocess.run(
+        [CLANG, "--target=wasm32-wasi", "-c", "-O2", str(tmp / f"{name}.c"), "-o", str(obj)],
+        check=True,
+    )
+    # the same member name in both archives, as meson's per-module builds give
+    member = tmp / name / "common.o"
+    member.parent.mkdir()
+    shutil.copy(obj, member)
+    subprocess.run([AR, "rcD", str(tmp / f"{name}.a"), str(member)], check=True)
+    return str(tmp / f"{name}.a")
+
+
+@pytest.mark.skipif(not (CLANG and AR and NM), reason="the wasm toolchain (build.sh toolchain)")
+def test_a_symbol_two_modules_define_differently_fails_and_an_identical_one_passes(
+    tmp_path: pathlib.Path,
+) -> None:
+    check = _check_link()
+    same_a = _archive(tmp_path, "same_a", "int helper(int x) { return x + 1; }\n")
+    same_b = _archive(tmp_path, "same_b", "int helper(int x) { return x + 1; }\n")
+    other = _archive(tmp_path, "other", "int helper(int x) { return x * 2; }\n")
+    assert check.duplicates(NM, AR, [same_a, same_b, "-lm"]) == []
+    problems = check.duplicates(NM, AR, [same_a, other])
+    assert len(problems) == 1 and problems[0].startswith("helper: defined differently in")
