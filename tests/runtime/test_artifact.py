@@ -8,6 +8,8 @@ import json
 import logging
 import pathlib
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -104,3 +106,21 @@ def test_manifest_records_the_built_packages_and_every_pinned_input_of_their_bui
     assert all(len(h) == 64 and h in recipe for h in inputs.values())
     assert any(n.startswith("Cython-") for n in inputs)
     assert any(n.startswith("libc++-19-dev-wasm32") for n in inputs)
+
+
+@pytest.mark.slow
+def test_a_first_compile_leaves_only_what_runs_in_memory(tmp_path: pathlib.Path) -> None:
+    # Compiling the interpreter takes some 600 MiB of heap; a process that kept it (glibc
+    # does, untrimmed) or kept the compiled code in its heap would carry it for its life.
+    code = (
+        "import sys, wasmtime, cove\n"
+        "artifact = cove.Artifact(unpack_dir=sys.argv[1])\n"
+        "module = artifact.compile(wasmtime.Engine(), 'test', sys.argv[1])\n"
+        "pss = [l for l in open('/proc/self/smaps_rollup') if l.startswith('Pss:')][0]\n"
+        "print(int(pss.split()[1]) // 1024)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    assert list(tmp_path.glob("python-*.cwasm")), done.stderr
+    assert int(done.stdout) < 200, f"{done.stdout.strip()} MiB after compiling"
