@@ -85,9 +85,9 @@ async def test_a_package_not_in_the_snapshot_still_imports_from_the_zip(
 
 
 async def test_the_global_random_state_is_reseeded_per_session(pool: cove.Pool) -> None:
-    code = "import numpy as np\nprint(np.random.rand(3).tolist())"
-    draws = [await run(await pool.create_session(), code) for _ in range(2)]
-    assert draws[0] != draws[1]
+    code = "import numpy as np\nprint(np.random.rand(3).tolist())\nprint(np.random.default_rng().random())"
+    first, second = [(await run(await pool.create_session(), code)).split("\n") for _ in range(2)]
+    assert first[0] != second[0] and first[1] != second[1]  # the global state; a new Generator
     seeded = "import numpy as np\nnp.random.seed(0)\nprint(np.random.rand(3).tolist())"
     assert await run(await pool.create_session(), seeded) == native(seeded)
 

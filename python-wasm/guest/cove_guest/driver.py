@@ -25,6 +25,7 @@ import importlib
 import linecache
 import os
 import random
+import struct
 import sys
 
 from cove_guest import extensions, protocol, sandbox
@@ -52,7 +53,9 @@ def _start():
     random.seed(os.urandom(32))
     numpy_random = sys.modules.get("numpy.random")
     if numpy_random is not None:
-        numpy_random.seed()  # the legacy global RandomState, from fresh entropy
+        # numpy's legacy global RandomState, from 128 fresh bits (`seed()` with no argument
+        # draws as many through a SeedSequence, 0.2 ms here instead of 0.03)
+        numpy_random.seed(struct.unpack("4I", os.urandom(16)))
     tempfile = sys.modules.get("tempfile")
     if tempfile is not None:
         tempfile._name_sequence = None  # type: ignore[attr-defined]  # private, stdlib
