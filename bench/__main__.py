@@ -1,7 +1,12 @@
 """`python -m bench` (or `make bench`): every benchmark, Cove and the baseline in the same run,
 written to bench/results.json and docs/benchmarks.md.
 
-    python -m bench [--rounds 3] [-n 200] [--duration 5]
+    python -m bench [--rounds 3] [-n 200] [--duration 5] [--skip-http]
+    python -m bench --only scientific [--only packages ...]
+
+`--only` runs the named benchmarks alone and replaces just their sections of the existing
+bench/results.json (the machine line stays the full run's); docs/benchmarks.md is rendered
+again from the merged results.
 """
 
 from __future__ import annotations
@@ -22,9 +27,11 @@ from typing import Any
 
 from tests.support.servers import free_port, start_process, stop_server
 
-from . import inprocess, interpreter, load, packages
+from . import inprocess, interpreter, load, packages, scientific
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results.json"
+BENCHMARKS = ("interpreter", "inprocess", "pytest_benchmark", "packages", "scientific", "http")
 
 
 def _machine() -> dict[str, Any]:
@@ -151,26 +158,58 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=200)
     parser.add_argument("--duration", type=float, default=5.0)
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=BENCHMARKS,
+        help="run only this benchmark (repeatable); merge into the existing results.json",
+    )
     args = parser.parse_args()
+    selected = set(args.only or BENCHMARKS)
+    if args.skip_http:
+        selected.discard("http")
     cache = str(pathlib.Path(tempfile.gettempdir()) / "cove-bench-cache")
-    results: dict[str, Any] = {
-        "machine": _machine(),
-        "method": {"rounds": args.rounds, "n": args.n, "duration_s": args.duration},
-    }
-    print("interpreter ...", file=sys.stderr)
-    results["interpreter"] = interpreter.run(cache, consume_fuel=False)
-    results["interpreter_fuel"] = interpreter.run(cache, consume_fuel=True, instances=50)
-    print("in-process ...", file=sys.stderr)
-    results["inprocess"] = inprocess.run(cache, consume_fuel=True)
-    results["pytest_benchmark"] = run_pytest_benchmark()
-    print("packages ...", file=sys.stderr)
-    results["packages"] = packages.run(cache)
-    if not args.skip_http:
+    machine = _machine()
+    method = {"rounds": args.rounds, "n": args.n, "duration_s": args.duration}
+    results: dict[str, Any] = {}
+    if args.only and RESULTS.exists():
+        results = json.loads(RESULTS.read_text())
+    results.setdefault("machine", machine)
+    results.setdefault("method", method)
+    if not args.only:
+        results.update(machine=machine, method=method)
+    if "interpreter" in selected:
+        print("interpreter ...", file=sys.stderr)
+        results["interpreter"] = interpreter.run(cache, consume_fuel=False)
+        results["interpreter_fuel"] = interpreter.run(cache, consume_fuel=True, instances=50)
+    if "inprocess" in selected:
+        print("in-process ...", file=sys.stderr)
+        results["inprocess"] = inprocess.run(cache, consume_fuel=True)
+    if "pytest_benchmark" in selected:
+        results["pytest_benchmark"] = run_pytest_benchmark()
+    if "packages" in selected:
+        print("packages ...", file=sys.stderr)
+        results["packages"] = packages.run(cache)
+    if "scientific" in selected:
+        print("scientific ...", file=sys.stderr)
+        results["scientific"] = {
+            **scientific.run(cache),
+            "run": {"commit": machine["commit"], "date": machine["date"]},
+        }
+    if "http" in selected:
         print("http ...", file=sys.stderr)
+        results["method"] = method
         results["http"] = run_http(args.rounds, args.n, args.duration)
-    (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    from .report import render
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+    from .report import CORE, render
 
+    missing = [k for k in CORE if k not in results]
+    if missing:
+        print(
+            f"wrote bench/results.json; docs/benchmarks.md not rendered (no {', '.join(missing)})",
+            file=sys.stderr,
+        )
+        return
     (ROOT / "docs" / "benchmarks.md").write_text(render(results))
     print("wrote docs/benchmarks.md and bench/results.json", file=sys.stderr)
 

@@ -7,6 +7,9 @@ import pathlib
 import sys
 from typing import Any
 
+CORE = ("machine", "interpreter", "interpreter_fuel", "inprocess", "pytest_benchmark")
+"""The sections `render` needs; the others are rendered when present."""
+
 
 def _ms(x: float) -> str:
     return f"{x:.3f}" if x < 10 else f"{x:.1f}"
@@ -128,6 +131,8 @@ def render(r: dict[str, Any]) -> str:
         )
     if "packages" in r:
         lines += _packages(r["packages"])
+    if "scientific" in r:
+        lines += _scientific(r["scientific"])
     if "http" in r:
         lines += _http(r)
     return "\n".join(lines) + "\n"
@@ -166,6 +171,99 @@ def _packages(pk: dict[str, Any]) -> list[str]:
         f"| `lib/python311.zip` (stdlib + packages) | {_BEFORE_PACKAGES['stdlib_zip_bytes'] / mb:.1f} MB | "
         f"{sz['stdlib_zip_bytes'] / mb:.1f} MB | {sz['stdlib_zip_xz_bytes'] / mb:.1f} MB |",
         f"| compiled module in the cache (`.cwasm`) | | {sz['compiled_cache_bytes'] / mb:.1f} MB | |",
+        "",
+    ]
+    return lines
+
+
+_KERNEL_LABELS = {
+    "read_csv_10mb": "`pd.read_csv`, {csv_mb:.0f} MB ({csv_rows:,} rows, 6 columns)",
+    "groupby_1m": "`groupby('k').agg(sum, mean)`, 1M rows, 1,000 groups",
+    "matmul_300": "`a @ b`, 300×300 float64",
+    "solve_300": "`np.linalg.solve`, 300×300",
+}
+
+
+def _scientific(sc: dict[str, Any]) -> list[str]:
+    g, n, meth, sz = sc["guest"], sc["native"], sc["method"], sc["sizes"]
+    mb = 1e6
+    run = sc.get("run", {})
+    stamp = f" (commit `{run['commit']}`, {run['date']})" if run else ""
+    lines = [
+        "",
+        "## numpy and pandas in the guest",
+        "",
+        f"`bench/scientific.py`, one run{stamp}; `python -m bench --only scientific`",
+        "runs it alone. Each guest number sits beside the native one measured in the same run on",
+        f"the same machine. Guest: numpy {g['versions'][0]} and pandas {g['versions'][1]} built for wasm32-wasi and",
+        "imported into the snapshot. Native: a fresh `python -I` process of the host venv, numpy",
+        f"{n['versions'][0]} and pandas {n['versions'][1]} from the PyPI wheels.",
+        "",
+        f"Imports: median over {meth['sessions']} new sessions / {meth['processes']} fresh processes of the time",
+        "`import` takes inside the interpreter (a session finds both already imported). The ready",
+        "row is what a caller waits for: in-process `await pool.create_session()` plus the first",
+        "`run_code` importing pandas (p50), against starting a native process that imports it",
+        "(median wall time of the whole subprocess).",
+        "",
+        "| | guest ms | native ms |",
+        "| --- | --- | --- |",
+        f"| first `import pandas` | {g['import_ms']['pandas']:.3f} | {n['import_ms']['pandas']:.0f} |",
+        f"| first `import numpy` | {g['import_ms']['numpy']:.3f} | {n['import_ms']['numpy']:.0f} |",
+        f"| `create_session()` p50 | {_ms(g['create_session']['p50_ms'])} | |",
+        f"| ready: create + first `import pandas` call (p50) / process start + `import pandas` | "
+        f"{_ms(g['create_import_pandas']['p50_ms'])} | {n['process_import_ms']['pandas']:.0f} |",
+        "",
+        f"Memory: growth of this process's PSS (and private memory) per session, {meth['held_sessions']} sessions",
+        "held at once, each having run the code (one such session run and destroyed first, so",
+        "that the pages all sessions share are counted before); native: a fresh process that ran",
+        "the same code, its own `/proc/self/smaps_rollup` (median of 3).",
+        "",
+        "| after | guest PSS KiB | guest private KiB | native PSS KiB | native private KiB | guest / native (PSS) |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for key, label in (
+        ("memory_import_pandas", "`import pandas`"),
+        ("memory_groupby_10k", "a 10,000-row DataFrame groupby (result kept)"),
+    ):
+        gm, nm = g[key], n[key]
+        lines.append(
+            f"| {label} | {gm['pss_kib']:.0f} | {gm['private_kib']:.0f} | {nm['pss_kib']:.0f} | "
+            f"{nm['private_kib']:.0f} | {gm['pss_kib'] / nm['pss_kib']:.2f}× |"
+        )
+    lines += [
+        "",
+        "Compute kernels: the same program in a session and in a native process (setup untimed,",
+        "the operation alone inside `time.perf_counter`), repeated within the program, in "
+        f"{meth.get('kernel_rounds', 1)} rounds",
+        "alternating guest and native; the best sample of each side (medians in",
+        "`bench/results.json`). The native numpy uses OpenBLAS, held to one thread",
+        "(`OPENBLAS_NUM_THREADS=1`) as the guest runs on one; the guest's numpy is built with no",
+        "BLAS or LAPACK (`-Dblas=none -Dlapack=none`: numpy's own matmul loop and its bundled",
+        "`lapack_lite`) and without its SIMD dispatch (`-Ddisable-optimization=true`).",
+        "",
+        "| kernel | samples per side | guest ms | native ms | guest / native |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for key, label in _KERNEL_LABELS.items():
+        gk, nk = g["kernels"][key], n["kernels"][key]
+        text = label.format(csv_mb=meth["csv_bytes"] / mb, csv_rows=meth["csv_rows"])
+        lines.append(
+            f"| {text} | {gk['samples']} | {_ms(gk['best_ms'])} | {_ms(nk['best_ms'])} | "
+            f"{sc['kernel_ratio'][key]:.1f}× |"
+        )
+    lines += [
+        "",
+        f"The kernels' session reached {g['kernels_peak_memory_bytes'] / 2**20:.0f} MiB of linear memory.",
+        "",
+        "Sizes (MB):",
+        "",
+        "| | committed (xz) | unpacked |",
+        "| --- | --- | --- |",
+        f"| `python.wasm` (the snapshot) | {sz['python_wasm_xz_bytes'] / mb:.1f} | {sz['python_wasm_bytes'] / mb:.1f} |",
+        f"| `lib/python311.zip` (stdlib + packages) | {sz['stdlib_zip_xz_bytes'] / mb:.1f} | {sz['stdlib_zip_bytes'] / mb:.1f} |",
+        f"| of which `numpy/` | | {sz['numpy_in_zip_bytes'] / mb:.1f} |",
+        f"| of which `pandas/` | | {sz['pandas_in_zip_bytes'] / mb:.1f} |",
+        f"| compiled module in the cache (`.cwasm`, no fuel metering) | | {sz['compiled_cache_bytes'] / mb:.1f} |",
         "",
     ]
     return lines
