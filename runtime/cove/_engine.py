@@ -154,7 +154,7 @@ class Engine:
         engine_key = f"epoch=1;fuel={int(consume_fuel)};cow=1"
         self.module: wasmtime.Module = artifact.compile(self.wasmtime, engine_key, cache_dir)
         # The snapshot's memory (numpy and pandas imported): a session's memory limit must hold it.
-        self.initial_memory_bytes = next(
+        self.initial_memory_bytes: int = next(
             e.type.limits.min * 65536
             for e in self.module.exports
             if isinstance(e.type, wasmtime.MemoryType)
