@@ -427,7 +427,11 @@ SETTINGS: tuple[Setting, ...] = (
         field="memory_bytes",
         parse=_mib,
         default_doc="`512`",
-        doc="Guest memory per session; past it, allocation raises `MemoryError` in the guest.",
+        doc=(
+            "Guest memory per session; past it, allocation raises `MemoryError` in the guest."
+            " At least the ~46 MiB the interpreter starts with (its snapshot, numpy and pandas"
+            " imported): below it the server refuses to start."
+        ),
     ),
     Setting(
         env="COVE_MAX_OUTPUT_KB",

@@ -11,6 +11,7 @@ import cove
 from cove_server import ServerSettings
 from cove_server._cli import serve_settings
 from cove_server._settings import SETTINGS, Setting
+from tests.support.servers import start_server
 
 
 def _resolved(settings: ServerSettings, setting: Setting) -> object:
@@ -107,3 +108,10 @@ def test_token_env_must_name_a_set_variable(monkeypatch: pytest.MonkeyPatch) -> 
     assert serve_settings(["serve", "--token-env", "MY_TOKEN"]).token == "secret"
     with pytest.raises(SystemExit):
         serve_settings(["serve", "--token-env", "MY_MISSING"])
+
+
+def test_a_memory_limit_below_the_interpreters_start_stops_the_server_saying_why(
+    tmp_path: pathlib.Path, cache_dir: str
+) -> None:
+    with pytest.raises(RuntimeError, match=r"the default memory limit, 16 MiB, is below the"):
+        start_server(tmp_path, cache_dir, COVE_MEMORY_MB="16")
