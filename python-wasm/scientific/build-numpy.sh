@@ -457,7 +457,7 @@ step_pytests() {
         -exec cp --parents {} "$g/test-site/" \;)
     for w in "$d"/*.whl; do (cd "$g/test-site" && python3 -m zipfile -e "$w" .); done
     rm -rf "$g/test-site"/*.dist-info; cp "$HERE/files/mmap.py" "$g/test-site/"; printf '[pytest]\n' > "$g/test-site/pytest.ini"
-    cp "$CPY/python311.zip" "$W/numpy.zip" "$HERE/files/run_pytest.py" "$HERE/files/run_pytest_pd.py" "$g/"
+    cp "$CPY/python311.zip" "$W/numpy.zip" "$HERE/files/run_pytest.py" "$g/"
     local suites=${NP_SUITES:-numpy/linalg/tests numpy/fft/tests numpy/random/tests}
     local np_t="" pd_t=""
     for s in $suites; do case $s in numpy/*) np_t+=" /usr/lib/test-site/$s" ;; pandas/*) pd_t+=" /usr/lib/test-site-pd/$s" ;; esac; done
@@ -472,10 +472,10 @@ step_pytests() {
             -exec cp --parents {} "$g/test-site-pd/" \;)
         printf '[pytest]\n' > "$g/test-site-pd/pytest.ini"
         rm -rf "$g/site-deps" && cp -a "$W/site-deps" "$g/site-deps"
-        NP_PRELUDE=$TZDATA_FIX NP_TESTS=$pd_t $WASMTIME_PY "$HERE/files/run_wasm.py" "$W/link-pandas/pandas.wasm" \
+        NP_PRELUDE=$TZDATA_FIX NP_TESTS=$pd_t NP_TEST_ROOT=/usr/lib/test-site-pd $WASMTIME_PY "$HERE/files/run_wasm.py" "$W/link-pandas/pandas.wasm" \
             --map /usr/lib="$g" --map /tmp=/tmp/npguest \
             --env NP_PATH=/usr/lib/numpy.zip:/usr/lib/test-site-pd:/usr/lib/site-deps:/usr/lib/test-site \
-            -- /usr/lib/run_pytest_pd.py 2>&1 | tail -4
+            -- /usr/lib/run_pytest.py 2>&1 | tail -4
     fi
 }
 

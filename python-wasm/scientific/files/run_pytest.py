@@ -10,13 +10,15 @@ if not hasattr(os, "getuid"):
     os.getuid = lambda: 0
 import pytest  # noqa: E402
 
+# the test tree (with its pytest.ini): numpy's, or pandas' (NP_TEST_ROOT)
+root = os.environ.get("NP_TEST_ROOT", "/usr/lib/test-site")
 t = time.perf_counter()
 rc = pytest.main(
     [
         "-c",
-        "/usr/lib/test-site/pytest.ini",
+        f"{root}/pytest.ini",
         "--rootdir",
-        "/usr/lib/test-site",
+        root,
         "-p",
         "no:cacheprovider",
         "-p",
@@ -30,7 +32,7 @@ rc = pytest.main(
         "--continue-on-collection-errors",
         "-W",
         "ignore::pytest.PytestUnraisableExceptionWarning",
-        *__import__("os").environ["NP_TESTS"].split(),
+        *os.environ["NP_TESTS"].split(),
     ]
 )
 print("pytest rc", rc, "%.1f s" % (time.perf_counter() - t))
