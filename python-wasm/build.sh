@@ -276,9 +276,10 @@ step_reactor() {
     libs=$(make -s -C "$py" -f Makefile -f "$HERE/print-vars.mk" print-libs)
     # shellcheck disable=SC2086 # word splitting of the object and library lists is intended
     # --fatal-warnings: a function-signature mismatch between objects is only a warning to
-    # wasm-ld, and a call_indirect trap at run time.
+    # wasm-ld, and a call_indirect trap at run time. __stack_pointer is exported for the host:
+    # the soft deadline and session images (cove_driver.c).
     (cd "$py" && $CC_WASM -mexec-model=reactor -O2 -Wl,--strip-debug -z stack-size=8388608 \
-        -Wl,--stack-first -Wl,--fatal-warnings $wraps -L"$DEPS/lib" -L"$SCIENTIFIC/sysroot/lib/wasm32-wasi" \
+        -Wl,--stack-first -Wl,--export=__stack_pointer -Wl,--fatal-warnings $wraps -L"$DEPS/lib" -L"$SCIENTIFIC/sysroot/lib/wasm32-wasi" \
         -o "$BUILD/reactor.wasm" "$BUILD/cove_driver.o" "$BUILD/cove_inittab.o" \
         "$BUILD/cove_quota.o" "$BUILD/cove_snapshot.o" $objs "${ext[@]}" $libs \
         -lwasi-emulated-mman -lc-printscan-long-double -lc++ -lc++abi)

@@ -13,7 +13,7 @@ def test_memory_and_recursion_errors_in_the_shell_are_not_driver_failures(monkey
         def __init__(self, exc: BaseException) -> None:
             self.exc = exc
 
-        def run(self, src: str) -> Any:
+        def run(self, src: str, *, stop_at_time_limit: bool = False) -> Any:
             raise self.exc
 
     monkeypatch.setattr(driver, "_started", True)

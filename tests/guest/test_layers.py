@@ -3,12 +3,15 @@ cycle), pulls in nothing from a higher layer, and no module hides an import insi
 
     text      the leaf: imports nothing else from cove_guest
     protocol  nothing either: the guest half of the host↔guest protocol
-    shell     text
-    commands  text, shell
+    deadline  nothing either: the soft deadline's exception and handler
+    shell     text, deadline
+    commands  text, shell, deadline
     editor    text
-    sandbox   text (stand-ins for processes, threads and the network; handed what they run)
+    sandbox   text, deadline (stand-ins for processes, threads and the network; handed what
+              they run)
     extensions  nothing: finds the extension modules linked into the interpreter
-    capture, cells, python_cli, host   text, protocol and each other (the driver's parts)
+    capture, cells, python_cli, host   text, protocol, deadline and each other (the driver's
+              parts)
     driver    everything: it wires the shell to the commands
 """
 
@@ -28,13 +31,24 @@ DRIVER_PARTS = {"capture", "cells", "python_cli", "host"}
 ALLOWED = {
     "text": {"text"},
     "protocol": {"protocol"},
-    "shell": {"text", "shell"},
-    "commands": {"text", "shell", "commands"},
+    "deadline": {"deadline"},
+    "shell": {"text", "shell", "deadline"},
+    "commands": {"text", "shell", "commands", "deadline"},
     "editor": {"text", "editor"},
-    "sandbox": {"text", "sandbox"},
+    "sandbox": {"text", "sandbox", "deadline"},
     "extensions": {"extensions"},
-    **{part: {"text", "protocol"} | DRIVER_PARTS for part in DRIVER_PARTS},
-    "driver": {"text", "protocol", "shell", "commands", "editor", "sandbox", "extensions", "driver"}
+    **{part: {"text", "protocol", "deadline"} | DRIVER_PARTS for part in DRIVER_PARTS},
+    "driver": {
+        "text",
+        "protocol",
+        "deadline",
+        "shell",
+        "commands",
+        "editor",
+        "sandbox",
+        "extensions",
+        "driver",
+    }
     | DRIVER_PARTS,
 }
 

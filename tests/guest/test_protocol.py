@@ -45,6 +45,48 @@ def test_every_guest_request_round_trips(guest: Any, tmp_path: Any) -> None:
     assert driver.handle(host.encode(host.PingRequest())) == b'{"ok": true}'
 
 
+def test_reseed_gives_fresh_randomness(guest: Any) -> None:
+    import random
+
+    random.seed(0)
+    seeded = random.random()
+    random.seed(0)
+    assert driver.handle(host.encode(host.ReseedRequest())) == b'{"ok": true}'
+    assert random.random() != seeded
+
+
+def test_close_files_flushes_and_closes_what_model_code_left_open(
+    guest: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    # Natively the process holds files of its own (pytest's): the walk is limited to the
+    # objects this test's code makes, as in the guest it sees only the session's.
+    made: list[Any] = []
+    monkeypatch.setattr(driver.gc, "get_objects", lambda: list(made))
+    ran = round_trip(
+        host.ExecRequest(
+            code="w = open('w.txt', 'w'); w.write('buffered')\n"
+            "b = open('b.bin', 'wb', buffering=1 << 16); b.write(b'bytes')\n"
+            "r = open('w.txt')\n"
+        )
+    )
+    assert ran.return_code == 0, ran.stderr
+    namespace = driver._cells.namespace
+    made.extend(
+        [
+            namespace["w"],
+            namespace["w"].buffer,
+            namespace["b"],
+            namespace["r"],
+            namespace["r"].buffer,
+        ]
+    )
+    answer = host.decode_closed_files(driver.handle(host.encode(host.CloseFilesRequest())))
+    assert answer.closed == 3
+    assert (tmp_path / "w.txt").read_text() == "buffered"
+    assert (tmp_path / "b.bin").read_bytes() == b"bytes"
+    assert all(namespace[name].closed for name in ("w", "b", "r"))
+
+
 def test_output_bound_travels_with_the_request(guest: Any) -> None:
     bounded = round_trip(host.ExecRequest(code="print('x' * 100)", max_output_bytes=10))
     assert bounded.stdout_dropped == 91
@@ -64,6 +106,8 @@ def test_op_names_agree() -> None:
             host.BashRequest,
             host.PythonRequest,
             host.PingRequest,
+            host.ReseedRequest,
+            host.CloseFilesRequest,
         )
     }
     assert host_ops == set(driver.OPS)

@@ -13,6 +13,13 @@
  *                               directory depth below /workspace (negative: none); the host
  *                               calls it once, right after instantiating. Until then there are
  *                               none (the snapshot is made without them). See cove_quota.c.
+ *   cove_interrupt() -> int     ask the interpreter to stop the running code at its next bytecode
+ *                               boundary (raises cove_guest.deadline.TimeLimitExceeded there);
+ *                               called re-entrantly by the host's epoch-deadline callback while
+ *                               the guest is paused at an epoch check (see below)
+ *   cove_open_files() -> int    descriptors path_open holds open now (cove_quota.c)
+ *   __stack_pointer             the shadow-stack pointer (exported by the link), which the host
+ *                               lowers around cove_interrupt and saves with a session's image
  * Imports (module "cove"):
  *   host_call(ptr, n) -> len    hand the host a request; returns the reply's length, or -1
  *   host_reply(ptr)             copy the pending reply into guest memory at ptr
@@ -21,6 +28,7 @@
  */
 #include "Python.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -225,4 +233,20 @@ void
 cove_limits(int32_t max_open_files, int32_t max_dir_depth)
 {
     cove_quota_limits(max_open_files, max_dir_depth);
+}
+
+/* The soft deadline (runtime/cove/_guest.py). The host calls this from wasmtime's epoch-deadline
+ * callback, re-entrantly: the running code is paused at an epoch check (a function entry or a
+ * loop header) with every earlier store done, and this call runs on the same shadow stack below
+ * it (the host first lowers __stack_pointer past the red zone a leaf function may use).
+ * PyErr_SetInterruptEx is async-signal-safe (documented so; it only sets flags, and writes to the
+ * wakeup fd, which cove_guest.deadline keeps disabled); Py_AddPendingCall, which takes a lock, is
+ * not. SIGALRM's handler, installed by cove_guest.deadline, raises TimeLimitExceeded at the eval
+ * loop's next check while model code runs. The same mechanism as CPython's own Emscripten port
+ * (Python/emscripten_signal.c), where the host sets the flag and the eval loop polls it. */
+__attribute__((export_name("cove_interrupt")))
+int32_t
+cove_interrupt(void)
+{
+    return PyErr_SetInterruptEx(SIGALRM);
 }

@@ -169,6 +169,15 @@ forget_fd(__wasi_fd_t fd)
     }
 }
 
+/* Descriptors path_open holds open now: a session with any is not suspended or forked (the
+ * host's descriptor table does not carry over; runtime/cove/_image.py). */
+__attribute__((export_name("cove_open_files")))
+int32_t
+cove_open_files(void)
+{
+    return open_count;
+}
+
 void
 cove_quota_limits(int32_t max_open, int32_t max_depth)
 {

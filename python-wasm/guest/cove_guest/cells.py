@@ -7,6 +7,8 @@ import builtins
 import linecache
 import traceback
 
+from cove_guest import deadline
+
 
 class Outcome:
     """What a run left behind besides its status: the name of an uncaught exception."""
@@ -42,7 +44,8 @@ def run_source(code, name, namespace, out, err, outcome):
         err.write("".join(traceback.format_exception_only(type(exc), exc)))
         return 1
     try:
-        exec(compiled, namespace)
+        with deadline.armed():
+            exec(compiled, namespace)
     except SystemExit as exc:
         return exit_status(exc, err)
     except BaseException as exc:
@@ -51,6 +54,8 @@ def run_source(code, name, namespace, out, err, outcome):
         # Drop this frame: the model's traceback starts at its own cell.
         if tb is not None and tb.tb_frame.f_code is run_source.__code__:
             tb = tb.tb_next
+        if isinstance(exc, deadline.TimeLimitExceeded):
+            tb = deadline.without_handler(tb)
         try:
             err.write("".join(traceback.format_exception(type(exc), exc, tb)))
         except BaseException:

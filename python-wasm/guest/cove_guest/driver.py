@@ -11,6 +11,9 @@ stdout. Requests:
     {"op": "script", "argv": [str], "stdin_b64": str, "cwd": str, "env": {str: str},
      "max_output_bytes": int}     (a fresh interpreter running `python ARGV...` for the shell)
     {"op": "ping"}
+    {"op": "reseed"}          fresh randomness (a forked session's first act)
+    {"op": "close_files"}     flush and close the files model code left open (before a session
+                              is carried across a restart); answers {"closed": n}
 
 Responses carry "stdout", "stderr", "return_code", "stdout_dropped", "stderr_dropped" (bytes
 cut from each stream) and "exc_type" (the name of an uncaught exception, or null). The host
@@ -22,13 +25,14 @@ This module wires the layers together: the shell gets the commands and the host 
 import base64
 import gc
 import importlib
+import io
 import linecache
 import os
 import random
 import struct
 import sys
 
-from cove_guest import extensions, protocol, sandbox
+from cove_guest import deadline, extensions, protocol, sandbox
 from cove_guest.capture import BoundedText, redirected_streams
 from cove_guest.cells import Cells, Outcome
 from cove_guest.commands import COMMANDS
@@ -80,7 +84,8 @@ def _bash(req):
         _shell = Shell(commands=COMMANDS, host=GuestHost())
     limit = protocol.max_output(req)
     try:
-        out_bytes, err_bytes, rc = _shell.run(req["command"])
+        with deadline.armed():
+            out_bytes, err_bytes, rc = _shell.run(req["command"], stop_at_time_limit=True)
     except BaseException as exc:
         # The shell contains its own failures; this is the last line, so that nothing the shell
         # raises (MemoryError, RecursionError included) becomes a driver failure, which would
@@ -118,6 +123,48 @@ def _ping(req):
     return {"ok": True}
 
 
+def _reseed(req):
+    _start()
+    return {"ok": True}
+
+
+# Closed outermost first, so that buffered data reaches the file before its descriptor goes.
+_FILE_LAYERS = (
+    io.TextIOWrapper,
+    io.BufferedRandom,
+    io.BufferedWriter,
+    io.BufferedReader,
+    io.FileIO,
+)
+# stdio and the three preopened directories (/usr/lib, /workspace, /tmp)
+_FIRST_MODEL_FD = 6
+
+
+def _close_files(req):
+    """Flush and close every file object model code holds open on a descriptor of its own.
+
+    Before a session's memory is carried into a new interpreter (a restart), whose descriptor
+    table starts empty: the objects then say "I/O operation on closed file" instead of writing
+    to whatever file later gets the same number, and no buffered write is lost."""
+    layers: list[list[io.IOBase]] = [[] for _ in _FILE_LAYERS]
+    for obj in gc.get_objects():
+        for rank, kind in enumerate(_FILE_LAYERS):
+            if isinstance(obj, kind):
+                layers[rank].append(obj)
+                break
+    closed = 0
+    for layer in layers:
+        for obj in layer:
+            try:
+                if obj.closed or obj.fileno() < _FIRST_MODEL_FD:
+                    continue
+                obj.close()
+                closed += 1
+            except Exception:
+                continue
+    return {"closed": closed}
+
+
 _PROGRAM_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/")
 
 
@@ -149,6 +196,8 @@ OPS = {
     protocol.BASH: _bash,
     protocol.SCRIPT: _script,
     protocol.PING: _ping,
+    protocol.RESEED: _reseed,
+    protocol.CLOSE_FILES: _close_files,
 }
 
 
@@ -190,6 +239,7 @@ def initialise():
     import _cove  # noqa: F401  (the host channel, warmed into the snapshot)
 
     os.chdir(WORKSPACE)
+    deadline.install()
     sys.argv = [""]
     # What `subprocess.run([sys.executable, ...])` starts: the shell's python (a fresh
     # interpreter); see cove_guest.sandbox.

@@ -8,6 +8,7 @@ import runpy
 import sys
 import traceback
 
+from cove_guest import deadline
 from cove_guest.cells import Outcome, exit_status, main_namespace, run_source
 
 # Options CPython accepts that make no difference in this interpreter.
@@ -46,10 +47,13 @@ def run_python(argv, stdin_data, out, err):
             sys.argv = [argv[1], *argv[2:]]
             sys.path.insert(0, os.getcwd())
             try:
-                runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+                with deadline.armed():
+                    runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
             except SystemExit as exc:
                 return exit_status(exc, err)
             except BaseException as exc:
+                if isinstance(exc, deadline.TimeLimitExceeded):
+                    deadline.without_handler(exc.__traceback__)
                 err.write("".join(traceback.format_exception(exc)))
                 return 1
             return 0

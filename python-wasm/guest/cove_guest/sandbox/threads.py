@@ -20,6 +20,8 @@ import sys
 import threading
 import types
 
+from cove_guest.deadline import TimeLimitExceeded
+
 
 def _start(self):
     if not self._initialized:
@@ -31,6 +33,8 @@ def _start(self):
         self.run()
     except SystemExit:
         pass
+    except TimeLimitExceeded:
+        raise  # the call's time limit, not the thread's failure: it stops the caller too
     except BaseException:
         self._invoke_excepthook(self)
     finally:
@@ -59,6 +63,8 @@ class SerialExecutor(concurrent.futures.Executor):
         future.set_running_or_notify_cancel()
         try:
             result = fn(*args, **kwargs)
+        except TimeLimitExceeded:
+            raise  # the call's time limit: no further task runs
         except BaseException as exc:
             future.set_exception(exc)
         else:
@@ -175,6 +181,8 @@ def _process_start(self):
     except SystemExit as exc:
         code = exc.code
         self._serial_exitcode = code if isinstance(code, int) else (0 if code is None else 1)
+    except TimeLimitExceeded:
+        raise
     except BaseException:
         import traceback
 

@@ -15,6 +15,7 @@ import glob as _glob
 import os
 import re
 
+from cove_guest.deadline import TimeLimitExceeded
 from cove_guest.shell.arith import ArithError, evaluate
 from cove_guest.shell.builtins import BUILTINS
 from cove_guest.shell.conditional import binary_test, unary_test
@@ -77,8 +78,13 @@ class Shell:
 
     # -- entry point --------------------------------------------------------------------------
 
-    def run(self, src, stdin=b""):
-        """Run a command line; returns (stdout bytes, stderr bytes, status)."""
+    def run(self, src, stdin=b"", *, stop_at_time_limit=False):
+        """Run a command line; returns (stdout bytes, stderr bytes, status).
+
+        With `stop_at_time_limit` (the session's own shell), the call's time limit stops the
+        command line with status 124 and the shell goes on; otherwise (a shell run by model code,
+        `subprocess`) `TimeLimitExceeded` propagates to that code's caller.
+        """
         out, err = Writer(), Writer()
         io_ = IO(stdin, out, err)
         try:
@@ -108,6 +114,11 @@ class Shell:
             # Whatever went wrong, the shell (and the interpreter it lives in) goes on.
             err.write(internal_error("bash", exc))
             status = 1
+        except TimeLimitExceeded:
+            if not stop_at_time_limit:
+                raise
+            err.write("bash: the command line was stopped: the call's time limit was reached\n")
+            status = 124
         self.status = status
         return out.getvalue(), err.getvalue(), status & 0xFF
 
