@@ -132,6 +132,7 @@ class Engine:
         cache_dir: str | None,
         max_open_files: int = 256,
         max_directory_depth: int = 64,
+        timeout_grace_s: float = 1.0,
     ) -> None:
         """Compile (or load from cache) the interpreter and start the epoch ticker.
 
@@ -142,6 +143,11 @@ class Engine:
         """
         self.max_open_files = max_open_files
         self.max_directory_depth = max_directory_depth
+        # After a call's deadline interrupts its code, the epoch ticks it has to return before
+        # the hard deadline ends it (`_rawcall.SoftDeadline`); 0: no soft stage.
+        self.grace_ticks: int = (
+            max(1, round(timeout_grace_s / epoch_tick_s)) if timeout_grace_s else 0
+        )
         config = wasmtime.Config()
         config.epoch_interruption = True
         config.consume_fuel = consume_fuel

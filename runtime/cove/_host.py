@@ -134,4 +134,7 @@ def _program_reply(outcome: GuestOutcome, max_output_bytes: int) -> protocol.Pro
         )
     stdout, _ = bounded(response.stdout, max_output_bytes)
     stderr, _ = bounded(response.stderr, max_output_bytes)
+    if outcome.interrupted:
+        stderr += "python: stopped: the call's time limit was reached\n"
+        return protocol.ProgramReply(stdout=stdout, stderr=stderr, return_code=124)
     return protocol.ProgramReply(stdout=stdout, stderr=stderr, return_code=response.return_code)

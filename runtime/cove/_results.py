@@ -24,6 +24,7 @@ __all__ = ["RESET_NOTE", "bounded", "fmt_bytes", "max_response_bytes", "translat
 RESET_NOTE = (
     "the interpreter was reset: variables and imports are gone, files in /workspace are kept"
 )
+KEPT_NOTE = "the session's variables, imports and files are kept"
 
 # Room for the guest driver's own truncation line on top of the kept bytes.
 _TRUNCATION_SLACK = 200
@@ -91,13 +92,20 @@ def translate(
     rc = response.return_code
     state: Outcome = "ok" if rc == 0 else "error"
     limit: str | None = None
-    if response.exc_type == "MemoryError":
+    if outcome.interrupted:
+        # The soft deadline: the code was stopped by an exception and the call returned.
+        state, rc = "timeout", 124
+        limit = (
+            f"execution exceeded the {_fmt_s(timeout_s)} time limit and was interrupted; "
+            f"{KEPT_NOTE}"
+        )
+    elif response.exc_type == "MemoryError":
         state = "memory"
         limit = (
             f"execution ran out of memory: the {fmt_bytes(limits.memory_bytes)} "
             "memory limit was reached"
         )
-    if (
+    if not outcome.interrupted and (
         outcome.quota_hit
         or after.bytes > limits.workspace_bytes
         or after.files > limits.workspace_files

@@ -109,9 +109,11 @@ def test_timeout_is_reported_in_words(client: Client, sid: str) -> None:
     assert response.status_code == 200
     body = response.json()
     assert body["outcome"] == "timeout"
-    assert body["reset"] is True
-    assert "exceeded the 1 s time limit" in body["result_block"]["content"]["stderr"]
-    assert body["result_block"]["content"]["return_code"] != 0
+    assert body["reset"] is False  # interrupted: the session's state is kept
+    stderr = body["result_block"]["content"]["stderr"]
+    assert "TimeLimitExceeded" in stderr
+    assert "exceeded the 1 s time limit and was interrupted" in stderr
+    assert body["result_block"]["content"]["return_code"] == 124
 
 
 @pytest.mark.parametrize(
