@@ -149,7 +149,7 @@ class Artifact:
         """
         if cache_dir is None:
             module = wasmtime.Module(engine, self.wasm_path.read_bytes())
-            _trim_heap()
+            trim_heap()
             return module
         version = importlib.metadata.version("wasmtime")
         key = hashlib.sha256(f"{version}\0{self.sha256}\0{engine_key}".encode()).hexdigest()[:32]
@@ -172,18 +172,19 @@ class Artifact:
             os.replace(tmp, entry)
         except OSError:
             pathlib.Path(tmp).unlink(missing_ok=True)
-            _trim_heap()
+            trim_heap()
             return module
         # The cache entry, mapped from disk, rather than the compiled code in the heap (about
         # 120 MiB, all resident): the process then holds only the pages it runs.
         del module
-        _trim_heap()
+        trim_heap()
         return wasmtime.Module.deserialize_file(engine, str(entry))
 
 
-def _trim_heap() -> None:
-    """Hands the memory the compiler freed back to the system: glibc's malloc keeps it (some
-    600 MiB after compiling the interpreter) for the life of the process otherwise."""
+def trim_heap() -> None:
+    """Hands freed heap memory back to the system: glibc's malloc keeps it (some 600 MiB after
+    compiling the interpreter; what suspended sessions' worker threads used) for the life of
+    the process otherwise."""
     try:
         trim = ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):  # not glibc

@@ -2,7 +2,10 @@
 
     CoveError
     ├── SessionNotFoundError        no such session (never created, destroyed, or reclaimed)
+    │   └── SessionLostError        its saved image could not be restored: it is gone
     ├── SessionClosedError          the session is being destroyed
+    ├── SessionStateError           not possible in the session's present state (fork with
+    │                               files held open)
     ├── CapacityError               retryable: at the session limit, or a session's queue is full
     │   └── SessionBusyError
     ├── InvalidRequestError         malformed tool input, limits or paths
@@ -30,7 +33,9 @@ __all__ = [
     "PathOutsideWorkspaceError",
     "SessionBusyError",
     "SessionClosedError",
+    "SessionLostError",
     "SessionNotFoundError",
+    "SessionStateError",
     "TooLargeError",
     "UnknownToolError",
     "WorkspaceFileNotFoundError",
@@ -47,6 +52,23 @@ class SessionNotFoundError(CoveError):
     def __init__(self, session_id: str) -> None:
         super().__init__(f"no session {session_id!r}")
         self.session_id = session_id
+
+
+class SessionLostError(SessionNotFoundError):
+    """The session's saved image (suspended, or carried across a restart) could not be
+    restored: made by another interpreter artifact, truncated or corrupted. The session is gone.
+    """
+
+    def __init__(self, session_id: str, reason: str) -> None:
+        message = f"session {session_id!r} is gone: its image was refused ({reason})"
+        CoveError.__init__(self, message)
+        self.session_id = session_id
+        self.reason = reason
+
+
+class SessionStateError(CoveError):
+    """The operation is not possible in the session's present state (forking a session whose
+    code holds files open)."""
 
 
 class SessionClosedError(CoveError):

@@ -4,21 +4,30 @@ Blocking and single-threaded: a `Guest` is driven from one worker thread at a ti
 session's lock guarantees it). Every trap is translated into an outcome in exactly one place,
 `Guest.call`; after any trap the interpreter inside is unusable (stale frames, redirected
 streams), so the session replaces the guest with a fresh one from the snapshot.
+
+A call's deadline has two stages (`_rawcall.SoftDeadline`): at the deadline the running code is
+interrupted (it gets `TimeLimitExceeded` at its next bytecode boundary, and the call returns
+normally with its state kept: `GuestOutcome.interrupted`); if it has not returned after the
+engine's grace period, the call ends with a trap (TIMEOUT) and the interpreter is replaced.
 """
 
 from __future__ import annotations
 
+import ctypes
 import enum
 import pathlib
 import time
+from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
 import wasmtime
 
+from . import _protocol as protocol
 from ._engine import Engine, HostHandler, enter_call, leave_call
 from ._errors import InterpreterError
+from ._image import PAGE, changed_runs
 from ._protocol import unpack_call_result
-from ._rawcall import RawFunc, RawMemory
+from ._rawcall import HardDeadline, RawFunc, RawMemory, SoftDeadline
 
 __all__ = ["Guest", "GuestOutcome", "Trapped"]
 
@@ -46,6 +55,12 @@ class GuestOutcome(msgspec.Struct, frozen=True, kw_only=True):
     fuel_used: int | None = None
     memory_bytes: int = 0
     quota_hit: bool = False
+    interrupted: bool = False
+
+
+def _signed32(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
 
 
 def _classify(trap: wasmtime.Trap) -> Trapped:
@@ -91,29 +106,44 @@ class Guest:
             store.close()
             raise InterpreterError(f"cannot instantiate the interpreter: {exc}") from exc
         exports = instance.exports(store)
-        memory = exports["memory"]
-        buffer, call = exports["cove_buffer"], exports["cove_call"]
+        memory = exports.get("memory")
+        buffer, call = exports.get("cove_buffer"), exports.get("cove_call")
+        interrupt, open_files = exports.get("cove_interrupt"), exports.get("cove_open_files")
+        stack_pointer = exports.get("__stack_pointer")
         if not (
             isinstance(memory, wasmtime.Memory)
             and isinstance(buffer, wasmtime.Func)
             and isinstance(call, wasmtime.Func)
+            and isinstance(interrupt, wasmtime.Func)
+            and isinstance(open_files, wasmtime.Func)
+            and isinstance(stack_pointer, wasmtime.Global)
         ):
             store.close()
             raise InterpreterError("the interpreter artifact lacks Cove's call-in exports")
+        self._deadline: SoftDeadline | HardDeadline = (
+            SoftDeadline(store, interrupt, stack_pointer, engine.grace_ticks)
+            if engine.grace_ticks
+            else HardDeadline()
+        )
         limits = exports.get("cove_limits")
         if isinstance(limits, wasmtime.Func):
             try:
                 limits(store, engine.max_open_files, engine.max_directory_depth)
             except (wasmtime.WasmtimeError, wasmtime.Trap) as exc:
+                self._deadline.close()
                 store.close()
                 raise InterpreterError(f"cannot configure the interpreter: {exc}") from exc
         self._store = store
+        self._wasm_memory = memory
+        self._limits_func = limits if isinstance(limits, wasmtime.Func) else None
         self._memory = RawMemory(store, memory)
         self._buffer = RawFunc(store, buffer, ("i32",), "i32")
         self._call = RawFunc(store, call, ("i32", "i64", "i64"), "i64")
+        self._open_files = RawFunc(store, open_files, (), "i32")
+        self._stack_pointer = stack_pointer
         self._buffer_ptr = 0
         self._buffer_cap = 0
-        self.closed = False
+        self.closed: bool = False
 
     def call(
         self,
@@ -134,6 +164,7 @@ class Guest:
         Blocks the calling thread for up to `timeout_s` (plus one epoch tick).
         """
         store = self._store
+        self._deadline.arm(soft=True)
         store.set_epoch_deadline(self.engine.ticks(timeout_s))
         budget = FUEL_UNLIMITED
         if self.engine.consume_fuel:
@@ -179,6 +210,8 @@ class Guest:
             trapped, exit_code, detail = Trapped.EXIT, exc.code, str(exc)
         except Exception as exc:  # WasmtimeError, or anything odd: the guest's fault, not ours
             trapped, detail = Trapped.CRASH, f"{type(exc).__name__}: {exc}"
+        if trapped is not None and self._deadline.hard_fired:
+            trapped = Trapped.TIMEOUT  # the hard deadline's trap carries no code of its own
         fuel_used: int | None = None
         if self.engine.consume_fuel:
             try:
@@ -193,14 +226,103 @@ class Guest:
             fuel_used=fuel_used,
             memory_bytes=memory.size(),
             quota_hit=quota_hit,
+            interrupted=trapped is None and self._deadline.soft_fired,
         )
 
     def memory_bytes(self) -> int:
         """Current size of the guest's linear memory."""
         return self._memory.size()
 
+    # -- state: what session images are made of (`_image`) --------------------------------------
+
+    def stack_pointer(self) -> int:
+        """The guest's shadow-stack pointer (between calls, its initial value)."""
+        value = self._stack_pointer.value(self._store)
+        assert isinstance(value, int)
+        return value & 0xFFFFFFFF
+
+    def open_files(self) -> int:
+        """Descriptors the guest's code holds open (path_open's, not stdio or the preopens)."""
+        return self._open_files()
+
+    def changed_runs(self, pristine: Guest) -> list[tuple[int, int]]:
+        """Runs (first page, count) of this guest's memory pages that differ from `pristine`'s
+        (a never-run instance of the same engine). Between calls only."""
+        return changed_runs(
+            self._memory.address(),
+            self._memory.size(),
+            pristine._memory.address(),
+            pristine._memory.size(),
+        )
+
+    def pages(self, runs: Iterable[tuple[int, int]]) -> Iterator[memoryview]:
+        """Each run of pages, in order, as a view of the guest's memory (no copy; valid while
+        the guest neither runs nor grows)."""
+        base = self._memory.address()
+        for first, count in runs:
+            pages = (ctypes.c_char * (count * PAGE)).from_address(base + first * PAGE)
+            yield memoryview(pages).cast("B")
+
+    def copy_pages_to(self, runs: Iterable[tuple[int, int]], base: int) -> None:
+        """Copy these runs of this guest's pages to the same pages of the memory at `base`."""
+        source = self._memory.address()
+        for first, count in runs:
+            ctypes.memmove(base + first * PAGE, source + first * PAGE, count * PAGE)
+
+    def restore(self, memory_bytes: int, stack_pointer: int, fill: Callable[[int], None]) -> None:
+        """Make this fresh guest's state another's: grow the memory to `memory_bytes`, let
+        `fill(base)` write the other's changed pages at the memory's address `base`, set the
+        stack pointer, and bring the guest's descriptor table in line with this instance (none
+        of the other's descriptors exist here).
+
+        Raises:
+            InterpreterError: the memory cannot grow that far (this guest's limit is lower), or
+                the guest refused its configuration.
+        """
+        size = self._memory.size()
+        if memory_bytes < size or memory_bytes % 65536:
+            raise InterpreterError("the saved memory is smaller than the interpreter's")
+        store = self._store
+        if memory_bytes > size:
+            try:
+                self._wasm_memory.grow(store, (memory_bytes - size) // 65536)
+            except wasmtime.WasmtimeError as exc:
+                raise InterpreterError(f"cannot grow the interpreter's memory: {exc}") from exc
+        fill(self._memory.address())
+        self._stack_pointer.set_value(store, wasmtime.Val.i32(_signed32(stack_pointer)))
+        if self._limits_func is not None:
+            self._deadline.arm(soft=False)
+            store.set_epoch_deadline(self.engine.ticks(5.0))
+            try:
+                self._limits_func(
+                    store, self.engine.max_open_files, self.engine.max_directory_depth
+                )
+            except (wasmtime.WasmtimeError, wasmtime.Trap) as exc:
+                raise InterpreterError(f"cannot configure the interpreter: {exc}") from exc
+
+    def request(
+        self,
+        message: protocol.GuestRequest,
+        *,
+        bytes_left: int,
+        files_left: int,
+        timeout_s: float = 10.0,
+    ) -> bytes | None:
+        """A housekeeping request (reseed, close files), within the workspace quota left: the
+        guest's answer, or None if it trapped or failed (the caller then does without it)."""
+        outcome = self.call(
+            protocol.encode(message),
+            timeout_s=timeout_s,
+            fuel=None,
+            bytes_left=bytes_left,
+            files_left=files_left,
+            max_response_bytes=1 << 16,
+        )
+        return None if outcome.trapped is not None else outcome.response
+
     def close(self) -> None:
         """Release the store and everything in it. Idempotent."""
         if not self.closed:
             self.closed = True
+            self._deadline.close()
             self._store.close()

@@ -1,15 +1,23 @@
 """A pool of sessions sharing one engine: creation, lookup, capacity, reaping, shutdown.
 
 Each pool owns a directory under the workspace root (`pool-<random>/`) holding one workspace
-per session and a `.lock` file it keeps locked (flock) while open. At start, any sibling pool
-directory whose lock can be taken belongs to a process that died without cleaning up: it is
-removed. Two pools in one process never touch each other's directories.
+per session (and the image of each suspended one) and a `.lock` file it keeps locked (flock)
+while open. At start, any sibling pool directory whose lock can be taken belongs to a process
+that died without cleaning up: it is removed. Two pools in one process never touch each other's
+directories.
+
+With `persist_sessions`, closing the pool moves each session (its image, workspace, and a record
+of its clocks and limits) into the root's `held/` directory, and opening a pool takes them back;
+`held/.lock` (flock) keeps two pools from doing either at once. A held session whose image
+belongs to another artifact, or whose record or image header does not hold, is removed with a
+log line; one whose clocks ran out while the server was down is reaped.
 """
 
 from __future__ import annotations
 
 import fcntl
 import logging
+import math
 import os
 import pathlib
 import secrets
@@ -21,9 +29,11 @@ import anyio
 import anyio.abc
 import msgspec
 
-from ._artifact import Artifact
+from ._artifact import Artifact, trim_heap
 from ._engine import Engine
 from ._errors import CapacityError, InterpreterError, InvalidRequestError, SessionNotFoundError
+from ._guest import Guest
+from ._image import ImageError, SessionRecord, read_image_header
 from ._results import fmt_bytes
 from ._session import Session
 from ._settings import PoolSettings, SessionOptions
@@ -46,6 +56,18 @@ class PoolStatistics(msgspec.Struct, frozen=True, kw_only=True):
     sessions_reaped: int
     worker_threads: int
     artifact_sha256: str
+    sessions_suspended: int = 0
+    sessions_restored: int = 0
+
+
+def _remove_held(path: pathlib.Path) -> None:
+    try:
+        if path.is_dir() and not path.is_symlink():
+            remove_tree(path)
+        else:
+            path.unlink(missing_ok=True)
+    except OSError:
+        _log.exception("could not remove %s", path)
 
 
 def _clean_stale(root: pathlib.Path) -> int:
@@ -105,6 +127,8 @@ class Pool:
         self._reaped = 0
         self._calls_closed = 0
         self._resets_closed = 0
+        self._pristine: Guest | None = None
+        self._restored = 0
         self.stale_removed: int = 0
 
     async def __aenter__(self) -> Pool:
@@ -154,6 +178,7 @@ class Pool:
                 cache_dir=settings.cache_dir,
                 max_open_files=settings.max_open_files,
                 max_directory_depth=settings.max_directory_depth,
+                timeout_grace_s=settings.timeout_grace_s,
             )
         )
         floor = self._engine.initial_memory_bytes
@@ -166,6 +191,8 @@ class Pool:
                 " pandas imported)"
             )
         await anyio.to_thread.run_sync(self._prepare_dirs)
+        if settings.persist_sessions:
+            await anyio.to_thread.run_sync(self._adopt_held)
         self._last_reap = time.monotonic()
 
     def _prepare_dirs(self) -> None:
@@ -180,6 +207,98 @@ class Pool:
         self._dir.mkdir(mode=0o700)
         self._lock_fd = os.open(self._dir / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+        # A never-run interpreter: sessions' images keep only the pages that differ from it.
+        pristine = self._dir / ".pristine"
+        pristine.mkdir(mode=0o700)
+        engine = self.engine
+        self._pristine = Guest(
+            engine, pristine, tmp=pristine, memory_bytes=engine.initial_memory_bytes
+        )
+
+    def _session(self, session_id: str, workspace: Workspace, **kwargs: object) -> Session:
+        settings = self.settings
+        return Session(
+            session_id=session_id,
+            engine=self.engine,
+            workspace=workspace,
+            image=settings.image,
+            limiter=self._limiter,
+            max_queued_calls=settings.max_queued_calls,
+            retry_after_s=settings.retry_after_s,
+            pristine=self._pristine,
+            fork=self._fork,
+            **kwargs,  # type: ignore[arg-type]
+        )
+
+    def _held_dir(self) -> tuple[pathlib.Path, int]:
+        """The root's `held/` directory, locked (flock; the caller closes the descriptor)."""
+        assert self.settings.workspace_root is not None
+        held = pathlib.Path(self.settings.workspace_root) / "held"
+        held.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(held / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return held, fd
+
+    def _adopt_held(self) -> None:
+        """Take back the sessions a closed pool left in `held/` (worker thread, at open)."""
+        assert self.settings.workspace_root is not None
+        if not (pathlib.Path(self.settings.workspace_root) / "held").is_dir():
+            return
+        held, lock_fd = self._held_dir()
+        try:
+            records = {p.name[: -len(".record")]: p for p in held.glob("*.record")}
+            for entry in held.iterdir():
+                # What a persist cut short left (it writes the record last): not a session.
+                sid = entry.name.split(".", 1)[0]
+                if entry.name != ".lock" and sid not in records:
+                    _remove_held(entry)
+            now = time.time()
+            for sid, record_path in sorted(records.items()):
+                self._adopt_one(held, sid, record_path, now)
+        finally:
+            os.close(lock_fd)
+
+    def _adopt_one(
+        self, held: pathlib.Path, sid: str, record_path: pathlib.Path, now: float
+    ) -> None:
+        settings = self.settings
+        paths = [held / sid, held / f"{sid}.tmp", held / f"{sid}.image"]
+        try:
+            record = msgspec.json.decode(record_path.read_bytes(), type=SessionRecord)
+            if record.session_id != sid:
+                raise ImageError("its record names another session")
+            limits = record.limits.clamp(settings.ceilings)
+            header = read_image_header(paths[2], self.engine.artifact.sha256, limits.memory_bytes)
+            if header.session.session_id != sid:
+                raise ImageError("its image belongs to another session")
+            if not (paths[0].is_dir() and paths[1].is_dir()):
+                raise ImageError("its workspace is missing")
+        except (ImageError, OSError, msgspec.MsgspecError) as exc:
+            _log.error("held session %s cannot be restored and is removed: %s", sid, exc)
+            for path in (*paths, record_path):
+                _remove_held(path)
+            return
+        if (
+            now - record.created_at >= limits.max_lifetime_s
+            or now - record.last_activity_at >= limits.idle_timeout_s
+        ):
+            for path in (*paths, record_path):
+                _remove_held(path)
+            self._reaped += 1
+            return
+        if len(self._sessions) >= settings.max_sessions:
+            _log.warning("held session %s left in %s: the pool is at max_sessions", sid, held)
+            return
+        assert self._dir is not None
+        workspace = Workspace(self._dir / sid, max_depth=settings.max_directory_depth)
+        session = self._session(sid, workspace, limits=limits, record=record)
+        for path, target in zip(
+            paths, (workspace.root, workspace.tmp, session.image_path), strict=True
+        ):
+            path.rename(target)
+        record_path.unlink()
+        self._sessions[sid] = session
+        self._restored += 1
 
     async def create_session(self, options: SessionOptions | None = None) -> Session:
         """Lease a new session: a fresh interpreter and an empty workspace.
@@ -212,20 +331,49 @@ class Pool:
         self._pending += 1
         try:
             session = await Session.create(
-                session_id=session_id,
-                engine=engine,
-                workspace=Workspace(self._dir / session_id, max_depth=settings.max_directory_depth),
-                limits=limits,
-                image=settings.image,
-                limiter=self._limiter,
-                max_queued_calls=settings.max_queued_calls,
-                retry_after_s=settings.retry_after_s,
+                self._session(
+                    session_id,
+                    Workspace(self._dir / session_id, max_depth=settings.max_directory_depth),
+                    limits=limits,
+                )
             )
         finally:
             self._pending -= 1
         self._sessions[session_id] = session
         self._created += 1
         return session
+
+    async def fork_session(self, session_id: str) -> Session:
+        """A new session with a copy of `session_id`'s state and workspace (`Session.fork`).
+
+        Raises:
+            SessionNotFoundError: no live session has this id.
+            SessionStateError: its code holds files open.
+            CapacityError: the pool already holds `max_sessions` sessions.
+        """
+        return await self._fork(self.get_session(session_id))
+
+    async def _fork(self, source: Session) -> Session:
+        settings = self.settings
+        if self._closed:
+            raise InterpreterError("the pool is closed")
+        if len(self._sessions) + self._pending >= settings.max_sessions:
+            raise CapacityError(
+                f"at capacity: {settings.max_sessions} sessions are live",
+                retry_after_s=settings.retry_after_s,
+            )
+        session_id = secrets.token_urlsafe(24)
+        assert self._dir is not None
+        workspace = Workspace(self._dir / session_id, max_depth=settings.max_directory_depth)
+        child = self._session(session_id, workspace, limits=source.limits)
+        self._pending += 1
+        try:
+            await source.fork_into(child)
+        finally:
+            self._pending -= 1
+        self._sessions[session_id] = child
+        self._created += 1
+        return child
 
     def get_session(self, session_id: str) -> Session:
         """The live session with this id.
@@ -284,7 +432,12 @@ class Pool:
         The background reaper calls this every `reap_interval_s`.
         """
         self._last_reap = time.monotonic()
+        if self._closed:
+            return 0
         now = time.time() if now is None else now
+        # Sessions that closed themselves: their image could not be restored (they are gone).
+        for sid in [sid for sid, s in self._sessions.items() if s.closed]:
+            self._count_closed(self._sessions.pop(sid))
         # Without the background task group a destroy is awaited inline, so a session still
         # running a call is left for a later pass rather than waited for here.
         expired = [
@@ -295,14 +448,41 @@ class Pool:
         for sid in expired:
             await self.destroy_session(sid)
         self._reaped += len(expired)
+        idle_s = self.settings.suspend_after_s
+        if idle_s is not None and math.isfinite(idle_s):
+            await self.suspend_idle(idle_s, now=now)
         return len(expired)
 
+    async def suspend_idle(self, idle_s: float, *, now: float | None = None) -> int:
+        """Suspend every session idle for `idle_s` seconds or more (`Session.suspend`); returns
+        how many were suspended. The reaper does this with `suspend_after_s`."""
+        now = time.time() if now is None else now
+        suspended = 0
+        for session in list(self._sessions.values()):
+            if (
+                session.suspended
+                or session.busy
+                or session.closed
+                or now - session.last_activity_at < idle_s
+            ):
+                continue
+            try:
+                if await session.suspend(idle_s=idle_s):
+                    suspended += 1
+            except SessionNotFoundError:
+                continue
+            except Exception:
+                _log.exception("could not suspend session %s", session.session_id)
+        if suspended:
+            await anyio.to_thread.run_sync(trim_heap)
+        return suspended
+
     def session_ids(self) -> list[str]:
-        return list(self._sessions)
+        return [sid for sid, s in self._sessions.items() if not s.closed]
 
     def statistics(self) -> PoolStatistics:
         """Counts of sessions and calls; cheap, never blocks."""
-        live = list(self._sessions.values())
+        live = [s for s in self._sessions.values() if not s.closed]
         return PoolStatistics(
             sessions=len(live),
             max_sessions=self.settings.max_sessions,
@@ -312,6 +492,8 @@ class Pool:
             sessions_reaped=self._reaped,
             worker_threads=self.settings.worker_threads,
             artifact_sha256=self._engine.artifact.sha256 if self._engine else "",
+            sessions_suspended=sum(1 for s in live if s.suspended),
+            sessions_restored=self._restored,
         )
 
     @property
@@ -329,10 +511,14 @@ class Pool:
         )
 
     async def aclose(self) -> None:
-        """Destroy every session and its workspace, stop the reaper and the engine. Idempotent."""
+        """Destroy every session and its workspace (with `persist_sessions`, move each into
+        `held/` instead, for the next open), stop the reaper and the engine. Idempotent."""
         if self._closed:
             return
         self._closed = True
+        if self.settings.persist_sessions and self._dir is not None and self._sessions:
+            with anyio.CancelScope(shield=True):
+                await self._persist_all()
         # Each session's aclose is shielded, so this finishes even if the caller is cancelled.
         for sid in list(self._sessions):
             await self.destroy_session(sid)
@@ -342,10 +528,38 @@ class Pool:
             tg, self._tg = self._tg, None
             tg.cancel_scope.cancel()
             await tg.__aexit__(None, None, None)
+        if self._pristine is not None:
+            self._pristine.close()
         if self._engine is not None:
             self._engine.close()
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(self._remove_dirs)
+
+    async def _persist_all(self) -> None:
+        held, lock_fd = await anyio.to_thread.run_sync(self._held_dir)
+        try:
+            # As many at once as there are worker threads (each takes the pool's limiter).
+            async with anyio.create_task_group() as tg:
+                for sid, session in list(self._sessions.items()):
+                    tg.start_soon(self._persist_one, held, sid, session)
+        finally:
+            os.close(lock_fd)
+
+    async def _persist_one(self, held: pathlib.Path, sid: str, session: Session) -> None:
+        try:
+            kept = await session.persist(held)
+        except Exception:
+            _log.exception("could not keep session %s across the restart", sid)
+            kept = False
+        if kept:
+            if self._sessions.pop(sid, None) is session:
+                self._count_closed(session)
+        else:
+            _log.warning(
+                "session %s is not kept across the restart: its code holds files open that"
+                " could not be closed",
+                sid,
+            )
 
     def _remove_dirs(self) -> None:
         if self._dir is not None:

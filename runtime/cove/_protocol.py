@@ -4,7 +4,8 @@ Calls in (host → guest). The host writes one JSON request into the buffer `cov
 returns and calls `cove_call(n, bytes_left, files_left) -> i64`:
 
     GuestRequest = ExecRequest | EditRequest | BashRequest | PythonRequest | PingRequest
-                   (a union tagged by "op": exec, edit, bash, script, ping)
+                   | ReseedRequest | CloseFilesRequest
+                   (a union tagged by "op": exec, edit, bash, script, ping, reseed, close_files)
 
 The i64 packs where the answer is (`unpack_call_result`); the answer is a `GuestResponse`.
 The guest half is `cove_guest.driver` (python-wasm/guest), which dispatches on the same op
@@ -32,6 +33,8 @@ __all__ = [
     "HOST_OPERATIONS",
     "QUOTA_HIT",
     "BashRequest",
+    "CloseFilesRequest",
+    "ClosedFiles",
     "EchoReply",
     "EchoRequest",
     "EditRequest",
@@ -43,7 +46,9 @@ __all__ = [
     "PingRequest",
     "ProgramReply",
     "PythonRequest",
+    "ReseedRequest",
     "RunPythonRequest",
+    "decode_closed_files",
     "decode_host_request",
     "decode_response",
     "encode",
@@ -95,7 +100,24 @@ class PingRequest(_Request, frozen=True, kw_only=True, tag="ping"):
     """Is the driver there."""
 
 
-GuestRequest = ExecRequest | EditRequest | BashRequest | PythonRequest | PingRequest
+class ReseedRequest(_Request, frozen=True, kw_only=True, tag="reseed"):
+    """Fresh randomness (`random`, numpy's global state): a forked session's first call."""
+
+
+class CloseFilesRequest(_Request, frozen=True, kw_only=True, tag="close_files"):
+    """Flush and close the files model code holds open (before a session is carried across a
+    restart: the new interpreter's descriptor table starts empty). Answered by `ClosedFiles`."""
+
+
+GuestRequest = (
+    ExecRequest
+    | EditRequest
+    | BashRequest
+    | PythonRequest
+    | PingRequest
+    | ReseedRequest
+    | CloseFilesRequest
+)
 
 _ReturnCode = Annotated[int, msgspec.Meta(ge=-(2**31), lt=2**31)]
 _Count = Annotated[int, msgspec.Meta(ge=0, lt=2**62)]
@@ -119,6 +141,12 @@ class GuestResponse(msgspec.Struct, frozen=True):
     stderr_dropped: _Count = 0
     exc_type: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     error: str | None = None
+
+
+class ClosedFiles(msgspec.Struct, frozen=True):
+    """The answer to `CloseFilesRequest`: how many file objects were closed."""
+
+    closed: Annotated[int, msgspec.Meta(ge=0)] = 0
 
 
 QUOTA_HIT = 1 << 31
@@ -194,6 +222,7 @@ class ErrorReply(msgspec.Struct, frozen=True):
 
 _encoder = msgspec.json.Encoder()
 _response_decoder = msgspec.json.Decoder(GuestResponse)
+_closed_files_decoder = msgspec.json.Decoder(ClosedFiles)
 _host_request_decoder = msgspec.json.Decoder(HostRequest)
 
 
@@ -213,6 +242,15 @@ def decode_response(data: bytes) -> GuestResponse:
         msgspec.DecodeError: not a well-formed, in-bounds response (the guest's fault).
     """
     return _response_decoder.decode(data)
+
+
+def decode_closed_files(data: bytes) -> ClosedFiles:
+    """The guest's answer to `CloseFilesRequest`.
+
+    Raises:
+        msgspec.DecodeError: not a well-formed answer (the guest's fault).
+    """
+    return _closed_files_decoder.decode(data)
 
 
 def decode_host_request(data: bytes) -> HostRequest:

@@ -9,13 +9,24 @@ replaces the interpreter with a fresh one from the snapshot, keeping the workspa
 The session owns turn-taking, its lifecycle and its files. What crosses into the guest is
 `_protocol`'s; what the guest may ask of the host is `_host`'s; how an outcome becomes a
 result (and what the model reads about it) is `_results`'.
+
+A session may be *suspended*: its interpreter's state written to an image beside its workspace
+(`_image`: the memory pages that differ from the snapshot) and the interpreter released. Its
+next call resumes it from the image, transparently; file operations never need the interpreter.
+The same image carries a session across a restart (the pool moves it), and the same page copy,
+without the file, forks it. A session whose code holds files open is not suspended or forked
+(the descriptors would not carry over); before a restart those files are flushed and closed
+first.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import os
+import pathlib
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -25,13 +36,24 @@ from . import _protocol as protocol
 from . import _results as results
 from ._engine import Engine
 from ._errors import (
+    InterpreterError,
     InvalidRequestError,
     SessionBusyError,
     SessionClosedError,
+    SessionLostError,
+    SessionStateError,
     TooLargeError,
 )
 from ._guest import Guest
 from ._host import HostServices
+from ._image import (
+    ImageError,
+    ImageHeader,
+    SessionRecord,
+    decompress_pages,
+    open_image,
+    write_image,
+)
 from ._settings import Limits
 from ._tools import (
     BashExecution,
@@ -43,9 +65,11 @@ from ._tools import (
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
 from ._worker import SessionWorker
-from ._workspace import FileInfo, Workspace
+from ._workspace import FileInfo, Workspace, copy_tree
 
 __all__ = ["Session", "SessionInfo"]
+
+_log = logging.getLogger("cove")
 
 
 class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -78,6 +102,9 @@ class Session:
         limiter: anyio.CapacityLimiter,
         max_queued_calls: int,
         retry_after_s: int,
+        pristine: Guest | None = None,
+        fork: Callable[[Session], Awaitable[Session]] | None = None,
+        record: SessionRecord | None = None,
     ) -> None:
         self.session_id = session_id
         self.workspace = workspace
@@ -96,11 +123,21 @@ class Session:
         self._host = HostServices(workspace, limits, self._new_guest)
         self.calls: int = 0
         self.resets: int = 0
+        # Images: a never-run interpreter to tell changed pages by, and how the pool forks.
+        self._pristine = pristine
+        self._fork = fork
+        self.image_path: pathlib.Path = workspace.root.with_name(workspace.root.name + ".image")
+        self._suspended = False
+        if record is not None:  # a session carried across a restart: suspended, as it was
+            self.created_at = record.created_at
+            self.last_activity_at = record.last_activity_at
+            self.calls = record.calls
+            self.resets = record.resets
+            self._suspended = True
 
-    @classmethod
-    async def create(cls, **kwargs: Any) -> Session:
-        """Make a session: its workspace directory and its interpreter, in one worker thread."""
-        session = cls(**kwargs)
+    @staticmethod
+    async def create(session: Session) -> Session:
+        """Make a new session's workspace directory and interpreter, in one worker thread."""
 
         def setup() -> None:
             session.workspace.make()
@@ -140,6 +177,11 @@ class Session:
         """A call or file operation is running."""
         return self._lock.locked()
 
+    @property
+    def suspended(self) -> bool:
+        """The interpreter's state is in the session's image, not in memory."""
+        return self._suspended
+
     def expired(self, now: float) -> bool:
         """Idle past its idle timeout (and not running a call), or past its lifetime."""
         if now - self.created_at >= self.limits.max_lifetime_s:
@@ -150,8 +192,9 @@ class Session:
 
     # -- the turn-taking every operation goes through ------------------------------------------
 
-    async def _locked(self, func: Callable[[], Any]) -> Any:
-        """Run `func` in a worker thread once every earlier call on this session is done."""
+    async def _locked(self, func: Callable[[], Any], *, activity: bool = True) -> Any:
+        """Run `func` in a worker thread once every earlier call on this session is done.
+        Unless `activity` is False (housekeeping), it counts as use of the session."""
         if self._closed:
             raise SessionClosedError(self.session_id)
         lock = self._lock
@@ -165,7 +208,8 @@ class Session:
             try:
                 return await self._worker.run(func, self._limiter)
             finally:
-                self.last_activity_at = time.time()
+                if activity:
+                    self.last_activity_at = time.time()
 
     # -- tool calls ----------------------------------------------------------------------------
 
@@ -241,11 +285,10 @@ class Session:
         self.calls += 1
         limits = self.limits
         before = self.workspace.scan()
-        if self._guest is None:
-            self._guest = self._new_guest()
+        guest = self._live_guest()
         started = time.perf_counter()
         self._host.begin_call(time.monotonic() + timeout_s)
-        outcome = self._guest.call(
+        outcome = guest.call(
             data,
             timeout_s=timeout_s,
             fuel=limits.fuel,
@@ -287,6 +330,7 @@ class Session:
         guest, self._guest = self._guest, None
         if guest is not None:
             guest.close()
+        self._drop_image()
         self.resets += 1
         # If a fresh interpreter cannot be made now, the next call tries again (and says why).
         self._guest = self._new_guest()
@@ -360,8 +404,216 @@ class Session:
                 guest, self._guest = self._guest, None
                 if guest is not None:
                     await anyio.to_thread.run_sync(guest.close)
+                await anyio.to_thread.run_sync(self._drop_image)
                 await anyio.to_thread.run_sync(self.workspace.remove)
                 self._worker.close()
+
+    # -- images: suspend, resume, fork -----------------------------------------------------------
+
+    def record(self) -> SessionRecord:
+        """What the session's image keeps besides its memory."""
+        return SessionRecord(
+            session_id=self.session_id,
+            created_at=self.created_at,
+            last_activity_at=self.last_activity_at,
+            limits=self.limits,
+            image=self.image,
+            calls=self.calls,
+            resets=self.resets,
+        )
+
+    def _live_guest(self) -> Guest:
+        """The interpreter, resumed from the image if the session is suspended, or made fresh
+        if there is none (a reset that could not make one). Worker thread, lock held.
+
+        Raises:
+            SessionLostError: the image cannot be restored; the session is gone.
+        """
+        if self._guest is not None:
+            return self._guest
+        if self._suspended:
+            self._guest = self._resume()
+        else:
+            self._guest = self._new_guest()
+        return self._guest
+
+    def _resume(self) -> Guest:
+        try:
+            header, body = open_image(
+                self.image_path, self._engine.artifact.sha256, self.limits.memory_bytes
+            )
+            if header.session.session_id != self.session_id:
+                raise ImageError("the session image belongs to another session")
+            guest = self._new_guest()
+            try:
+                guest.restore(
+                    header.memory_bytes,
+                    header.stack_pointer,
+                    lambda base: decompress_pages(header, body, base),
+                )
+            except BaseException:
+                guest.close()
+                raise
+        except (ImageError, InterpreterError, OSError) as exc:
+            _log.error("session %s cannot be resumed: %s", self.session_id, exc)
+            self._closed = True  # the pool forgets it (`Pool.get_session`, `Pool.reap`)
+            self._drop_image()
+            self.workspace.remove()
+            raise SessionLostError(self.session_id, str(exc)) from exc
+        self._drop_image()
+        return guest
+
+    def _drop_image(self) -> None:
+        self._suspended = False
+        try:
+            self.image_path.unlink(missing_ok=True)
+        except OSError as exc:
+            _log.warning("could not remove the image of session %s: %s", self.session_id, exc)
+
+    def _quota_left(self) -> tuple[int, int]:
+        usage = self.workspace.scan()
+        limits = self.limits
+        return (
+            max(0, limits.workspace_bytes - usage.bytes),
+            max(0, limits.workspace_files - usage.files),
+        )
+
+    def _suspend_now(self, *, close_files: bool, idle_s: float | None = None) -> bool:
+        """Write the interpreter's state to the image and release it; worker thread, lock held.
+        False when it stays live (files held open, or used within `idle_s`)."""
+        if self._suspended:
+            return True
+        if idle_s is not None and time.time() - self.last_activity_at < idle_s:
+            return False
+        guest = self._guest
+        if guest is None:
+            return True  # no interpreter state: the next call starts a fresh one, as it would
+        if guest.open_files() and close_files:
+            bytes_left, files_left = self._quota_left()
+            closing = protocol.CloseFilesRequest()
+            if guest.request(closing, bytes_left=bytes_left, files_left=files_left) is None:
+                return False  # the interpreter failed at it: its state is not to be kept
+        if guest.open_files() or self._pristine is None:
+            return False
+        runs = guest.changed_runs(self._pristine)
+        header = ImageHeader(
+            artifact_sha256=self._engine.artifact.sha256,
+            memory_bytes=guest.memory_bytes(),
+            stack_pointer=guest.stack_pointer(),
+            runs=runs,
+            session=self.record(),
+        )
+        write_image(self.image_path, header, guest.pages(runs))
+        self._guest = None
+        self._suspended = True
+        guest.close()
+        return True
+
+    async def suspend(self, *, idle_s: float | None = None) -> bool:
+        """Write the interpreter's state to disk and release its memory; the next call resumes
+        it. Returns False, leaving the session live, when its code holds files open (they
+        would not carry over) or, with `idle_s`, when it was used within the last `idle_s`
+        seconds. Does not count as activity.
+
+        Raises:
+            SessionClosedError: the session is being destroyed.
+        """
+        done: bool = await self._locked(
+            lambda: self._suspend_now(close_files=False, idle_s=idle_s), activity=False
+        )
+        return done
+
+    async def fork(self) -> Session:
+        """A new session with a copy of this one's interpreter state and workspace: its own
+        id, limits (the same as this one's), clocks (starting now) and random state.
+
+        Raises:
+            SessionStateError: this session's code holds files open (they cannot be copied).
+            CapacityError: the pool is at `max_sessions`.
+            SessionClosedError, SessionLostError.
+        """
+        if self._fork is None:
+            raise InterpreterError("this session was not made by a pool that forks")
+        return await self._fork(self)
+
+    async def fork_into(self, child: Session) -> None:
+        """Give `child` (new, empty, not yet made) a copy of this session's state; the pool's
+        half of `fork`. On failure `child` is left without directories."""
+
+        def copy() -> None:
+            guest = self._live_guest()
+            held = guest.open_files()
+            if held:
+                raise SessionStateError(
+                    f"the session's code holds {held} file(s) open; close them before forking"
+                )
+            if self._pristine is None:
+                raise InterpreterError("this session cannot be forked")
+            runs = guest.changed_runs(self._pristine)
+            copy_tree(self.workspace.root, child.workspace.root)
+            try:
+                copy_tree(self.workspace.tmp, child.workspace.tmp)
+            except BaseException:
+                child.workspace.remove()
+                raise
+            try:
+                fresh = child._new_guest()
+                try:
+                    fresh.restore(
+                        guest.memory_bytes(),
+                        guest.stack_pointer(),
+                        lambda base: guest.copy_pages_to(runs, base),
+                    )
+                    bytes_left, files_left = child._quota_left()
+                    if (
+                        fresh.request(
+                            protocol.ReseedRequest(), bytes_left=bytes_left, files_left=files_left
+                        )
+                        is None
+                    ):
+                        raise InterpreterError("the forked interpreter could not be reseeded")
+                except BaseException:
+                    fresh.close()
+                    raise
+            except BaseException:
+                child.workspace.remove()
+                raise
+            child._guest = fresh
+
+        await self._locked(copy)
+
+    def persist_now(self, held: pathlib.Path) -> bool:
+        """Suspend (closing the files its code holds open) and move the image and the workspace
+        into `held`, for the next start; worker thread, lock held. False: it cannot be carried
+        (descriptors still open) and nothing was moved."""
+        if not self._suspend_now(close_files=True):
+            return False
+        if not self._suspended:  # no interpreter state at all: save a fresh one's
+            self._guest = self._new_guest()
+            if not self._suspend_now(close_files=False):
+                return False
+        with open(self.image_path, "rb") as image:  # on disk before the server is gone
+            os.fsync(image.fileno())
+        # The record as of now (an image written at an earlier suspend has an older one): the
+        # idle and lifetime clocks go on from here after the restart.
+        record = held / f"{self.session_id}.record"
+        partial = record.with_name(record.name + ".partial")
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(msgspec.json.encode(self.record()))
+        for path in (self.workspace.root, self.workspace.tmp, self.image_path):
+            path.rename(held / path.name)
+        partial.rename(record)  # last: a held session is whole once its record is there
+        self._closed = True
+        return True
+
+    async def persist(self, held: pathlib.Path) -> bool:
+        """`persist_now` in turn, and the session closed after it (the pool's shutdown)."""
+        done = False
+        with anyio.CancelScope(shield=True):
+            done = await self._locked(lambda: self.persist_now(held), activity=False)
+            self._worker.close()
+        return done
 
     # -- files in pieces -------------------------------------------------------------------------
 

@@ -112,6 +112,11 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
             `fuel_used`; costs ~10-15% on CPU-bound code). None (the default): metered only
             when a fuel limit is configured (a default or a ceiling); `metered` says which.
         epoch_tick_s: Period of the epoch ticker; deadlines are accurate to about this.
+        timeout_grace_s: At a call's deadline its code is interrupted (`TimeLimitExceeded`
+            at its next bytecode boundary) and the session keeps its state; code that has not
+            stopped this much later (one long C call, or code that catches the exception) is
+            ended by force, and the interpreter is reset. 0: no soft stage (every timeout
+            resets the interpreter).
         reap_interval_s: How often expired sessions are looked for.
         retry_after_s: The retry hint given with `CapacityError`.
         image: The name reported for the one interpreter image Cove runs.
@@ -119,6 +124,13 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
             host file descriptor); past it, opening fails with "Too many open files".
         max_directory_depth: How deep directories may nest below /workspace, for the guest's
             mkdir and rename and for host-side file operations.
+        suspend_after_s: A session idle this long is suspended: its interpreter's state is
+            written to disk (the pages it changed, compressed) and its memory released; its
+            next call resumes it. None (or infinity): never. A session whose code holds files
+            open stays live.
+        persist_sessions: On close, suspend every session into `workspace_root`'s `held/`
+            directory instead of destroying it, and on open take back what is there: held
+            sessions survive a restart, their clocks still running. Needs `workspace_root`.
     """
 
     workspace_root: str | None = None
@@ -141,11 +153,14 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
     )
     consume_fuel: bool | None = None
     epoch_tick_s: float = 0.01
+    timeout_grace_s: float = 1.0
     reap_interval_s: float = 1.0
     retry_after_s: int = 1
     image: str = "python:3.11"
     max_open_files: int = 256
     max_directory_depth: int = 64
+    suspend_after_s: float | None = None
+    persist_sessions: bool = False
 
     def __post_init__(self) -> None:
         if self.max_sessions < 1 or self.max_queued_calls < 0 or self.worker_threads < 1:
@@ -156,6 +171,12 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
             )
         if not 0.001 <= self.epoch_tick_s <= 1.0:
             raise InvalidRequestError("epoch_tick_s must be between 0.001 and 1 second")
+        if not (self.timeout_grace_s == 0 or 0.01 <= self.timeout_grace_s <= 60.0):
+            raise InvalidRequestError("timeout_grace_s must be 0, or 0.01 to 60 seconds")
+        if self.suspend_after_s is not None and not self.suspend_after_s >= 0:
+            raise InvalidRequestError("suspend_after_s must be a number of seconds, 0 or more")
+        if self.persist_sessions and self.workspace_root is None:
+            raise InvalidRequestError("persist_sessions needs a workspace_root to keep them in")
         if self.consume_fuel is False and (
             self.defaults.fuel is not None or self.ceilings.fuel is not None
         ):

@@ -20,6 +20,7 @@ import logging
 import mimetypes
 import os
 import pathlib
+import shutil
 import stat
 import tempfile
 from collections.abc import Callable
@@ -35,7 +36,7 @@ from ._errors import (
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
 
-__all__ = ["FileInfo", "Usage", "Workspace", "remove_tree"]
+__all__ = ["FileInfo", "Usage", "Workspace", "copy_tree", "remove_tree"]
 
 _log = logging.getLogger("cove")
 
@@ -428,3 +429,27 @@ def remove_tree(root: pathlib.Path) -> None:
 def changed_files(before: Usage, after: Usage) -> list[str]:
     """Regular files present after a call that were absent or different before it."""
     return sorted(p for p, sig in after.signatures.items() if before.signatures.get(p) != sig)
+
+
+def copy_tree(source: pathlib.Path, target: pathlib.Path) -> None:
+    """Copy a workspace directory tree to `target` (which must not exist), private (0700).
+
+    Links are copied as links (never followed); FIFOs, sockets and devices are left out (the
+    guest cannot make them, but the host never opens one). Used by `Session.fork`, with the
+    session's lock held, so nothing changes underneath.
+    """
+
+    def special(directory: str, names: list[str]) -> set[str]:
+        left_out: set[str] = set()
+        for name in names:
+            try:
+                mode = os.lstat(os.path.join(directory, name)).st_mode
+            except OSError:
+                left_out.add(name)
+                continue
+            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                left_out.add(name)
+        return left_out
+
+    shutil.copytree(source, target, symlinks=True, ignore=special)
+    os.chmod(target, 0o700)

@@ -157,6 +157,34 @@ def _served_openapi() -> dict[str, Any]:
     doc["paths"]["/metrics"] = {
         "get": {"operationId": "Metrics", "summary": "Prometheus metrics", "responses": plain}
     }
+    doc["paths"]["/sessions/{session_id}/fork"] = {
+        "post": {
+            "operationId": "ForkSession",
+            "summary": "Fork a session (Cove extension, not part of contract v1)",
+            "description": (
+                "A new session with a copy of the session's interpreter state (variables, "
+                "imports, working directory, environment) and of its workspace, with its own "
+                "id, random state and clocks, and the same limits. Additive: the contract's "
+                "own operations are unchanged."
+            ),
+            "x-cove-extension": True,
+            "parameters": [{"$ref": "#/components/parameters/SessionId"}],
+            "responses": {
+                "201": {
+                    "description": "The new session",
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": "#/components/schemas/SessionHandle"}
+                        }
+                    },
+                },
+                "401": {"$ref": "#/components/responses/Unauthorized"},
+                "404": {"description": "No such session"},
+                "409": {"description": "The session's code holds files open"},
+                "503": {"description": "At capacity"},
+            },
+        }
+    }
     return doc
 
 
@@ -198,6 +226,11 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
         )
         session = await the_pool.create_session(options)
         return SessionHandle.of(session.info())
+
+    @post("/sessions/{session_id:str}/fork", status_code=201)
+    async def fork_session(session_id: FromPath[str]) -> SessionHandle:
+        child = await the_pool.fork_session(session_id)
+        return SessionHandle.of(child.info())
 
     @delete("/sessions/{session_id:str}", status_code=204)
     async def destroy_session(session_id: FromPath[str]) -> None:
@@ -278,6 +311,7 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
         route_handlers=[
             create_session,
             destroy_session,
+            fork_session,
             execute,
             list_files,
             get_file,

@@ -25,7 +25,9 @@ logger = logging.getLogger("cove_server")
 # parent's status. test_errors.py checks every CoveError subclass has one.
 STATUS: dict[type[cove.CoveError], int] = {
     cove.SessionNotFoundError: 404,
+    cove.SessionLostError: 404,
     cove.SessionClosedError: 404,
+    cove.SessionStateError: 409,
     cove.WorkspaceFileNotFoundError: 404,
     cove.PathOutsideWorkspaceError: 403,
     cove.UnknownToolError: 400,

@@ -216,6 +216,15 @@ def _bool(raw: str) -> bool:
     raise ValueError("expected true or false")
 
 
+def _seconds_or_never(raw: str) -> float:
+    if raw.lower() in {"never", "off"}:
+        return float("inf")
+    value = float(raw)
+    if not value >= 0:
+        raise ValueError("expected a number of seconds, or never")
+    return value
+
+
 def _default_cache_dir(environ: Mapping[str, str]) -> str:
     base = environ.get("XDG_CACHE_HOME") or str(pathlib.Path.home() / ".cache")
     return str(pathlib.Path(base) / "cove")
@@ -395,6 +404,42 @@ SETTINGS: tuple[Setting, ...] = (
         default_doc="`64`",
         doc="How deep directories may nest below /workspace (the guest's mkdir and rename, and "
         "host-side paths).",
+    ),
+    Setting(
+        env="COVE_TIMEOUT_GRACE_S",
+        target="pool",
+        field="timeout_grace_s",
+        parse=_float,
+        default_doc="`1`",
+        doc="At a call's deadline its code is interrupted (`TimeLimitExceeded`, a "
+        "`BaseException`) and the session keeps its variables; code still running this many "
+        "seconds later (one long C call, or code that catches the exception) is stopped by "
+        "force and the interpreter reset. A call can last its timeout plus this. `0`: no "
+        "soft stage (every timeout resets the interpreter).",
+    ),
+    Setting(
+        env="COVE_SUSPEND_AFTER_S",
+        target="pool",
+        field="suspend_after_s",
+        parse=_seconds_or_never,
+        default=lambda environ: 300.0,
+        default_doc="`300`",
+        doc="A session idle this long is suspended to disk (the memory pages it changed, "
+        "compressed; typically 0.3-2 MB) and its memory released; its next call resumes it in "
+        "milliseconds. `never` turns it off. A session whose code holds files open stays live.",
+    ),
+    Setting(
+        env="COVE_PERSIST_SESSIONS",
+        target="pool",
+        field="persist_sessions",
+        parse=_bool,
+        default=lambda environ: bool(environ.get("COVE_WORKSPACE_ROOT")),
+        default_doc="on when `COVE_WORKSPACE_ROOT` is set",
+        doc="On shutdown, suspend every session into `COVE_WORKSPACE_ROOT/held/` instead of "
+        "destroying it, and take them back at the next start: held sessions keep their "
+        "variables and files across a restart or deploy (their idle and lifetime clocks keep "
+        "running). Files the session's code left open are flushed and closed first. Needs "
+        "`COVE_WORKSPACE_ROOT` (a private temp dir does not outlive the process).",
     ),
     Setting(
         env="COVE_TIMEOUT_S",

@@ -264,13 +264,16 @@ def test_bearer_token_server(tmp_path: pathlib.Path, cache_dir: str, contract: C
     assert "loopback-token-123" not in srv.log.read_text()
 
 
-def test_graceful_shutdown_removes_session_directories(
-    tmp_path: pathlib.Path, cache_dir: str
+@pytest.mark.parametrize("persist", ["true", "false"])
+def test_graceful_shutdown_keeps_or_removes_session_directories(
+    tmp_path: pathlib.Path, cache_dir: str, persist: str
 ) -> None:
-    srv = start_server(tmp_path, cache_dir)
+    srv = start_server(tmp_path, cache_dir, COVE_PERSIST_SESSIONS=persist)
+    sids = []
     with httpx.Client(base_url=srv.base_url, timeout=30) as c:
         for _ in range(3):
             sid = c.post("/sessions", json={}).json()["session_id"]
+            sids.append(sid)
             c.post(
                 f"/sessions/{sid}/exec",
                 json={
@@ -282,7 +285,15 @@ def test_graceful_shutdown_removes_session_directories(
     # uvicorn re-raises SIGTERM after a graceful shutdown, so the exit status is -15.
     assert stop_server(srv) in (0, -15)
     assert "Application shutdown complete" in srv.log.read_text()
-    assert list(srv.root.iterdir()) == []
+    if persist == "false":
+        assert list(srv.root.iterdir()) == []
+        return
+    # Kept for the next start: nothing but held/, which holds each session whole.
+    assert [p.name for p in srv.root.iterdir()] == ["held"]
+    for sid in sids:
+        assert (srv.root / "held" / sid / "f").read_text() == "x" * 1000
+        assert (srv.root / "held" / f"{sid}.image").is_file()
+        assert (srv.root / "held" / f"{sid}.record").is_file()
 
 
 def test_restart_after_sigkill_cleans_stale_workspaces(

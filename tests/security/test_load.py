@@ -86,7 +86,13 @@ async def _load(base_url: str, sessions: int, calls: int) -> tuple[int, list[str
 def test_200_sessions_by_50_calls_nothing_lost_or_crossed(
     tmp_path: pathlib.Path, cache_dir: str
 ) -> None:
-    srv = start_server(tmp_path, cache_dir, COVE_MAX_SESSIONS="400", COVE_LOG_LEVEL="WARNING")
+    srv = start_server(
+        tmp_path,
+        cache_dir,
+        COVE_MAX_SESSIONS="400",
+        COVE_LOG_LEVEL="WARNING",
+        COVE_PERSIST_SESSIONS="false",
+    )
     try:
         done, problems = asyncio.run(_load(srv.base_url, sessions=200, calls=50))
         assert problems == []
@@ -99,7 +105,7 @@ def test_200_sessions_by_50_calls_nothing_lost_or_crossed(
 def test_graceful_shutdown_under_load_leaves_no_directories(
     tmp_path: pathlib.Path, cache_dir: str
 ) -> None:
-    srv = start_server(tmp_path, cache_dir, COVE_LOG_LEVEL="WARNING")
+    srv = start_server(tmp_path, cache_dir, COVE_LOG_LEVEL="WARNING", COVE_PERSIST_SESSIONS="false")
 
     async def busy() -> None:
         async with httpx.AsyncClient(base_url=srv.base_url, timeout=60) as client:

@@ -1,0 +1,328 @@
+"""Session images: an interpreter's state as the pages that differ from the snapshot.
+
+Between calls an interpreter's whole state is its linear memory (and `__stack_pointer`, back at
+its initial value then; it is saved anyway): wasi-libc keeps the working directory and the
+environment in that memory, the function table is never written, and everything host-side (the
+WASI descriptor table) is rebuilt by a fresh instance. So a session's state is the snapshot plus
+the pages the session changed, and restoring it is instantiating the snapshot and writing those
+pages back. This is how a session is suspended to disk, carried across a restart, and forked.
+
+Finding the changed pages. With `memory_init_cow` an instance's memory maps the snapshot's
+image; a page the guest never wrote is either not present or still the image's (file-backed, or
+a shared anonymous page when the module was compiled in memory). `/proc/self/pagemap` (Linux,
+readable by the process itself without privileges) tells which pages are present, swapped or
+file-backed: only present-or-swapped, private pages are candidates. A candidate mapped only
+here (bit 56) was written by the guest and is kept; any other (the shared zero page a read
+maps, or a page shared with a forked child process) is compared with a pristine instance's page
+(`memcmp`) and kept only if it differs. Where pagemap is unavailable every page is compared:
+slower, same result. A page left out is always one that equals the snapshot's.
+
+The file (`write_image` / `read_image`), all integers little-endian:
+
+    b"COVEIMG1" | u32 header length | header (JSON, `ImageHeader`) | zstd frame (level 3) of
+    the pages of every run, in order | sha256 of everything before it (32 bytes)
+
+The header names the artifact the image was made from (an image is refused for any other),
+the memory's size, the stack pointer, the runs of pages (sorted, disjoint, inside the memory)
+and the session's record. A truncated, corrupted or foreign image is refused with
+`ImageError`, never loaded in part. Images are written to a private file (0600, in the pool's
+0700 directory) and replaced atomically.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import pathlib
+import struct
+from collections.abc import Iterator
+from typing import Annotated
+
+import msgspec
+import zstandard
+
+from ._errors import CoveError
+from ._settings import Limits
+
+__all__ = [
+    "PAGE",
+    "ImageError",
+    "ImageHeader",
+    "SessionRecord",
+    "changed_runs",
+    "decompress_pages",
+    "open_image",
+    "read_image",
+    "read_image_header",
+    "write_image",
+]
+
+PAGE = 4096
+MAGIC = b"COVEIMG1"
+_DIGEST = 32
+# Far above any real header (a few hundred bytes plus 8 per run), far below a memory's worth.
+_MAX_HEADER = 16 << 20
+_MAX_MEMORY = 4 << 30  # wasm32
+
+_PAGEMAP_PRESENT = 1 << 63
+_PAGEMAP_SWAPPED = 1 << 62
+_PAGEMAP_FILE_OR_SHARED = 1 << 61
+_PAGEMAP_EXCLUSIVE = 1 << 56
+_ZSTD_LEVEL = 3
+
+_libc = ctypes.CDLL(None)
+_memcmp = _libc.memcmp
+_memcmp.argtypes = (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+_memcmp.restype = ctypes.c_int
+_ZERO_PAGE = ctypes.create_string_buffer(PAGE)
+
+
+class ImageError(CoveError):
+    """A session image cannot be used: made from another artifact, truncated, or corrupted."""
+
+
+_Uint = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class SessionRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """What a session is besides its memory and its files (kept in its image's header)."""
+
+    session_id: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{16,64}$")]
+    created_at: float
+    last_activity_at: float
+    limits: Limits
+    image: Annotated[str, msgspec.Meta(max_length=200)]
+    calls: _Uint = 0
+    resets: _Uint = 0
+
+
+class ImageHeader(msgspec.Struct, frozen=True, kw_only=True):
+    """An image's header: which artifact, the memory's layout, and the session."""
+
+    artifact_sha256: Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")]
+    memory_bytes: Annotated[int, msgspec.Meta(ge=0, le=_MAX_MEMORY)]
+    stack_pointer: Annotated[int, msgspec.Meta(ge=0, lt=2**32)]
+    runs: list[tuple[_Uint, _Uint]]  # (first page, page count)
+    session: SessionRecord
+
+
+def _candidates(address: int, pages: int) -> Iterator[tuple[int, bool]]:
+    """(index, written) for each page at `address` that may differ from the snapshot; `written`
+    pages certainly were (all pages are candidates, none certain, without pagemap)."""
+    try:
+        fd = os.open("/proc/self/pagemap", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        entries = b""
+    else:
+        try:
+            entries = os.pread(fd, pages * 8, (address // PAGE) * 8)
+        except OSError:
+            entries = b""
+        finally:
+            os.close(fd)
+    if len(entries) != pages * 8:
+        for index in range(pages):
+            yield index, False
+        return
+    for index, entry in enumerate(memoryview(entries).cast("Q")):
+        if entry & _PAGEMAP_SWAPPED:
+            yield index, True
+        elif entry & _PAGEMAP_PRESENT and not entry & _PAGEMAP_FILE_OR_SHARED:
+            yield index, bool(entry & _PAGEMAP_EXCLUSIVE)
+
+
+def changed_runs(
+    address: int, size: int, pristine_address: int, pristine_size: int
+) -> list[tuple[int, int]]:
+    """Runs (first page, count) of the memory at `address` whose pages differ from the pristine
+    instance's at `pristine_address` (beyond its size, from zero pages)."""
+    runs: list[tuple[int, int]] = []
+    start = count = 0
+    zero = ctypes.addressof(_ZERO_PAGE)
+    for page, written in _candidates(address, size // PAGE):
+        offset = page * PAGE
+        if not written:
+            reference = pristine_address + offset if offset < pristine_size else zero
+            if _memcmp(address + offset, reference, PAGE) == 0:
+                continue
+        if count and page == start + count:
+            count += 1
+        else:
+            if count:
+                runs.append((start, count))
+            start, count = page, 1
+    if count:
+        runs.append((start, count))
+    return runs
+
+
+def _header_bytes(header: ImageHeader) -> bytes:
+    encoded = msgspec.json.encode(header)
+    return MAGIC + struct.pack("<I", len(encoded)) + encoded
+
+
+def write_image(
+    path: pathlib.Path,
+    header: ImageHeader,
+    pages: Iterator[bytes | memoryview],
+    *,
+    durable: bool = False,
+) -> int:
+    """Write an image atomically (a private temporary file renamed over `path`); returns its
+    size in bytes. `pages` yields the runs' bytes in `header.runs`' order. `durable`: synced
+    to disk before it replaces `path` (an image meant to outlive the process)."""
+    digest = hashlib.sha256()
+    temporary = path.with_name(path.name + ".partial")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    size = 0
+    try:
+        with os.fdopen(fd, "wb") as out:
+
+            def put(data: bytes | memoryview) -> None:
+                nonlocal size
+                digest.update(data)
+                out.write(data)
+                size += len(data)
+
+            put(_header_bytes(header))
+            compressor = zstandard.ZstdCompressor(level=_ZSTD_LEVEL).compressobj()
+            for data in pages:
+                put(compressor.compress(data))
+            put(compressor.flush())
+            out.write(digest.digest())
+            size += _DIGEST
+            out.flush()
+            if durable:
+                os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return size
+
+
+def _parse_header(
+    data: bytes, artifact_sha256: str, max_memory_bytes: int
+) -> tuple[ImageHeader, int]:
+    if len(data) < len(MAGIC) + 4 + _DIGEST or data[: len(MAGIC)] != MAGIC:
+        raise ImageError("not a Cove session image")
+    (length,) = struct.unpack_from("<I", data, len(MAGIC))
+    start = len(MAGIC) + 4
+    if length > _MAX_HEADER or start + length > len(data):
+        raise ImageError("the session image is truncated")
+    try:
+        header = msgspec.json.decode(data[start : start + length], type=ImageHeader)
+    except msgspec.ValidationError as exc:
+        raise ImageError(f"the session image's header is invalid: {exc}") from exc
+    except msgspec.DecodeError as exc:
+        raise ImageError("the session image's header is corrupted") from exc
+    if header.artifact_sha256 != artifact_sha256:
+        raise ImageError(
+            f"the session image was made by another interpreter artifact "
+            f"({header.artifact_sha256[:12]}…, this server runs {artifact_sha256[:12]}…)"
+        )
+    if header.memory_bytes % 65536:
+        raise ImageError("the session image's memory size is not whole wasm pages")
+    if header.memory_bytes > max_memory_bytes:
+        raise ImageError("the session image's memory is over the session's memory limit")
+    end = 0
+    for first, count in header.runs:
+        if count == 0 or first < end or (first + count) * PAGE > header.memory_bytes:
+            raise ImageError("the session image's page runs are invalid")
+        end = first + count
+    return header, start + length
+
+
+def read_image_header(
+    path: pathlib.Path, artifact_sha256: str, max_memory_bytes: int = _MAX_MEMORY
+) -> ImageHeader:
+    """An image's header, checked (not its pages: `read_image` checks the whole file).
+
+    Raises:
+        ImageError: not an image, from another artifact, or a header that does not hold.
+        OSError: the file cannot be read.
+    """
+    with open(path, "rb") as f:
+        head = f.read(len(MAGIC) + 4)
+        if len(head) == len(MAGIC) + 4 and head[: len(MAGIC)] == MAGIC:
+            (length,) = struct.unpack_from("<I", head, len(MAGIC))
+            head += f.read(min(length, _MAX_HEADER))
+        size = os.fstat(f.fileno()).st_size
+    if size < len(head) + _DIGEST:
+        raise ImageError("the session image is truncated")
+    header, _ = _parse_header(head + b"\0" * _DIGEST, artifact_sha256, max_memory_bytes)
+    return header
+
+
+def open_image(
+    path: pathlib.Path, artifact_sha256: str, max_memory_bytes: int
+) -> tuple[ImageHeader, bytes]:
+    """An image's header and its compressed pages, its digest and header verified (the pages
+    are checked as `decompress_pages` writes them).
+
+    Raises:
+        ImageError: truncated, corrupted, made from another artifact, or over
+            `max_memory_bytes`.
+        OSError: the file cannot be read.
+    """
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < len(MAGIC) + 4 + _DIGEST:
+        raise ImageError("the session image is truncated")
+    body_end = len(data) - _DIGEST
+    if hashlib.sha256(memoryview(data)[:body_end]).digest() != data[body_end:]:
+        raise ImageError("the session image is corrupted (its digest does not match)")
+    header, start = _parse_header(data, artifact_sha256, max_memory_bytes)
+    return header, data[start:body_end]
+
+
+def decompress_pages(header: ImageHeader, body: bytes, base: int) -> None:
+    """Write an image's pages into the memory at `base` (each run at its own pages), exactly as
+    many as the header declares; nothing outside the runs is written.
+
+    Raises:
+        ImageError: the pages do not decompress, or not to exactly the declared amount.
+    """
+    try:
+        with zstandard.ZstdDecompressor().stream_reader(body) as reader:
+            for first, count in header.runs:
+                size = count * PAGE
+                target = (ctypes.c_char * size).from_address(base + first * PAGE)
+                with memoryview(target).cast("B") as view:
+                    got = 0
+                    while got < size:
+                        n: int = reader.readinto(view[got:])  # pyright: ignore[reportUnknownMemberType]
+                        if not n:
+                            raise ImageError("the session image's pages do not match its header")
+                        got += n
+            if reader.read(1):
+                raise ImageError("the session image's pages do not match its header")
+    except zstandard.ZstdError as exc:
+        raise ImageError("the session image's pages are corrupted") from exc
+
+
+def read_image(
+    path: pathlib.Path, artifact_sha256: str, max_memory_bytes: int
+) -> tuple[ImageHeader, bytearray]:
+    """A whole image, verified: its header, and its runs' pages end to end (exactly as many
+    as the header declares, which is at most `max_memory_bytes`).
+
+    Raises:
+        ImageError: truncated, corrupted, or made from another artifact.
+        OSError: the file cannot be read.
+    """
+    header, body = open_image(path, artifact_sha256, max_memory_bytes)
+    pages = bytearray(sum(count for _, count in header.runs) * PAGE)
+    if pages:
+        # The runs end to end in `pages`: the same runs, renumbered from page 0.
+        packed: list[tuple[int, int]] = []
+        first = 0
+        for _, count in header.runs:
+            packed.append((first, count))
+            first += count
+        packed_header = msgspec.structs.replace(header, runs=packed)
+        decompress_pages(packed_header, body, ctypes.addressof(ctypes.c_char.from_buffer(pages)))
+    else:
+        decompress_pages(header, body, 0)
+    return header, pages
