@@ -27,11 +27,19 @@ from typing import Any
 
 from tests.support.servers import free_port, start_process, stop_server
 
-from . import inprocess, interpreter, load, packages, scientific
+from . import images, inprocess, interpreter, load, packages, scientific
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
-BENCHMARKS = ("interpreter", "inprocess", "pytest_benchmark", "packages", "scientific", "http")
+BENCHMARKS = (
+    "interpreter",
+    "inprocess",
+    "pytest_benchmark",
+    "packages",
+    "scientific",
+    "images",
+    "http",
+)
 
 
 def _machine() -> dict[str, Any]:
@@ -89,6 +97,8 @@ def run_http(rounds: int, n: int, duration: float) -> dict[str, Any]:
             "COVE_WORKSPACE_ROOT": cove_root,
             "COVE_MAX_SESSIONS": "2000",
             "COVE_LOG_LEVEL": "WARNING",
+            # Sessions left at the end are destroyed, as the baseline's are, not kept.
+            "COVE_PERSIST_SESSIONS": "false",
         },
     )
     baseline = start_process(
@@ -197,6 +207,12 @@ def main() -> None:
         print("scientific ...", file=sys.stderr)
         results["scientific"] = {
             **scientific.run(cache),
+            "run": {"commit": machine["commit"], "date": machine["date"]},
+        }
+    if "images" in selected:
+        print("images ...", file=sys.stderr)
+        results["images"] = {
+            **images.run(cache),
             "run": {"commit": machine["commit"], "date": machine["date"]},
         }
     if "http" in selected:

@@ -226,7 +226,9 @@ class Engine:
                     break
             self._idle = True
             self._wake.clear()
-            if self._active == 0:
+            # `close` may have set both flags just before the clear: checked after it, so the
+            # ticker never sleeps through its own stop (a close then waited out its join).
+            if self._active == 0 and not self._stop.is_set():
                 self._wake.wait()
             self._idle = False
 

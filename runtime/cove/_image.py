@@ -35,8 +35,9 @@ import ctypes
 import hashlib
 import os
 import pathlib
+import re
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated
 
 import msgspec
@@ -107,29 +108,39 @@ class ImageHeader(msgspec.Struct, frozen=True, kw_only=True):
     session: SessionRecord
 
 
-def _candidates(address: int, pages: int) -> Iterator[tuple[int, bool]]:
-    """(index, written) for each page at `address` that may differ from the snapshot; `written`
-    pages certainly were (all pages are candidates, none certain, without pagemap)."""
+# Each page's pagemap entry by its top byte (bits 56-63), as one of three classes:
+# b"\0" unchanged (not present and not swapped, or still the image's: file-backed or shared),
+# b"w" written (swapped out, or present, private and mapped only here),
+# b"c" to compare (present and private but shared, e.g. the zero page a read maps).
+def _page_class(top: int) -> int:
+    if top & (_PAGEMAP_SWAPPED >> 56):
+        return ord("w")
+    if top & (_PAGEMAP_PRESENT >> 56) and not top & (_PAGEMAP_FILE_OR_SHARED >> 56):
+        return ord("w") if top & (_PAGEMAP_EXCLUSIVE >> 56) else ord("c")
+    return 0
+
+
+_CLASSES = bytes(_page_class(top) for top in range(256))
+_CANDIDATE_RUNS = re.compile(rb"[wc]+")
+_CLASS_RUNS = re.compile(rb"w+|c+")
+
+
+def _page_classes(address: int, pages: int) -> bytes:
+    """One class byte per page at `address` (every page "c" without pagemap)."""
     try:
         fd = os.open("/proc/self/pagemap", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
+        return b"c" * pages
+    try:
+        entries = os.pread(fd, pages * 8, (address // PAGE) * 8)
+    except OSError:
         entries = b""
-    else:
-        try:
-            entries = os.pread(fd, pages * 8, (address // PAGE) * 8)
-        except OSError:
-            entries = b""
-        finally:
-            os.close(fd)
+    finally:
+        os.close(fd)
     if len(entries) != pages * 8:
-        for index in range(pages):
-            yield index, False
-        return
-    for index, entry in enumerate(memoryview(entries).cast("Q")):
-        if entry & _PAGEMAP_SWAPPED:
-            yield index, True
-        elif entry & _PAGEMAP_PRESENT and not entry & _PAGEMAP_FILE_OR_SHARED:
-            yield index, bool(entry & _PAGEMAP_EXCLUSIVE)
+        return b"c" * pages
+    # The entries are little-endian: every 8th byte from the 7th is an entry's top byte.
+    return entries[7::8].translate(_CLASSES)
 
 
 def changed_runs(
@@ -137,24 +148,50 @@ def changed_runs(
 ) -> list[tuple[int, int]]:
     """Runs (first page, count) of the memory at `address` whose pages differ from the pristine
     instance's at `pristine_address` (beyond its size, from zero pages)."""
-    runs: list[tuple[int, int]] = []
-    start = count = 0
-    zero = ctypes.addressof(_ZERO_PAGE)
-    for page, written in _candidates(address, size // PAGE):
-        offset = page * PAGE
-        if not written:
-            reference = pristine_address + offset if offset < pristine_size else zero
-            if _memcmp(address + offset, reference, PAGE) == 0:
-                continue
-        if count and page == start + count:
-            count += 1
+    changed: list[tuple[int, int]] = []
+
+    def add(first: int, count: int) -> None:
+        if changed and changed[-1][0] + changed[-1][1] == first:
+            changed[-1] = (changed[-1][0], changed[-1][1] + count)
         else:
-            if count:
-                runs.append((start, count))
-            start, count = page, 1
-    if count:
-        runs.append((start, count))
-    return runs
+            changed.append((first, count))
+
+    classes = _page_classes(address, size // PAGE)
+    for candidates in _CANDIDATE_RUNS.finditer(classes):
+        first, end = candidates.span()
+        if b"c" not in candidates.group():  # the common case: all written
+            add(first, end - first)
+        else:
+            _compare_runs(classes, first, end, address, pristine_address, pristine_size, add)
+    return changed
+
+
+def _compare_runs(
+    classes: bytes,
+    start: int,
+    stop: int,
+    address: int,
+    pristine_address: int,
+    pristine_size: int,
+    add: Callable[[int, int], None],
+) -> None:
+    zero = ctypes.addressof(_ZERO_PAGE)
+    for found in _CLASS_RUNS.finditer(classes, start, stop):
+        first, end = found.span()
+        if found.group()[0] == ord("w"):
+            add(first, end - first)
+            continue
+        # Pages to compare come in long runs that mostly equal the pristine's (the zero pages
+        # reads mapped): a run is compared whole first, page by page only when it differs.
+        if end * PAGE <= pristine_size and not _memcmp(
+            address + first * PAGE, pristine_address + first * PAGE, (end - first) * PAGE
+        ):
+            continue
+        for page in range(first, end):
+            offset = page * PAGE
+            reference = pristine_address + offset if offset < pristine_size else zero
+            if _memcmp(address + offset, reference, PAGE) != 0:
+                add(page, 1)
 
 
 def _header_bytes(header: ImageHeader) -> bytes:

@@ -128,6 +128,7 @@ class Session:
         self._fork = fork
         self.image_path: pathlib.Path = workspace.root.with_name(workspace.root.name + ".image")
         self._suspended = False
+        self._reseed_pending = False  # a fork's copied random state, not yet replaced
         if record is not None:  # a session carried across a restart: suspended, as it was
             self.created_at = record.created_at
             self.last_activity_at = record.last_activity_at
@@ -331,6 +332,7 @@ class Session:
         if guest is not None:
             guest.close()
         self._drop_image()
+        self._reseed_pending = False  # a fresh interpreter reseeds itself on its first call
         self.resets += 1
         # If a fresh interpreter cannot be made now, the next call tries again (and says why).
         self._guest = self._new_guest()
@@ -429,12 +431,10 @@ class Session:
         Raises:
             SessionLostError: the image cannot be restored; the session is gone.
         """
-        if self._guest is not None:
-            return self._guest
-        if self._suspended:
-            self._guest = self._resume()
-        else:
-            self._guest = self._new_guest()
+        if self._guest is None:
+            self._guest = self._resume() if self._suspended else self._new_guest()
+        if self._reseed_pending:
+            self._reseed(self._guest)
         return self._guest
 
     def _resume(self) -> Guest:
@@ -485,6 +485,8 @@ class Session:
             return True
         if idle_s is not None and time.time() - self.last_activity_at < idle_s:
             return False
+        if self._reseed_pending and self._guest is not None:
+            self._live_guest()  # a fork's own randomness first: the image keeps it
         guest = self._guest
         if guest is None:
             return True  # no interpreter state: the next call starts a fresh one, as it would
@@ -528,7 +530,9 @@ class Session:
         id, limits (the same as this one's), clocks (starting now) and random state.
 
         Raises:
-            SessionStateError: this session's code holds files open (they cannot be copied).
+            SessionStateError: this session's code holds files open (they cannot be copied), or
+                its workspace tree cannot be copied (deeper than Python's recursion limit or
+                with paths past PATH_MAX; only renames of deep trees make one).
             CapacityError: the pool is at `max_sessions`.
             SessionClosedError, SessionLostError.
         """
@@ -540,6 +544,24 @@ class Session:
         """Give `child` (new, empty, not yet made) a copy of this session's state; the pool's
         half of `fork`. On failure `child` is left without directories."""
 
+        def make_child() -> Guest:
+            try:
+                copy_tree(self.workspace.root, child.workspace.root)
+                copy_tree(self.workspace.tmp, child.workspace.tmp)
+            except (OSError, RecursionError) as exc:
+                # A tree deeper than the guest's mkdir limit (made by renames) or with paths
+                # past PATH_MAX: refused, nothing of the copy left.
+                child.workspace.remove()
+                raise SessionStateError(f"the session's files cannot be copied: {exc}") from exc
+            except BaseException:
+                child.workspace.remove()
+                raise
+            try:
+                return child._new_guest()
+            except BaseException:
+                child.workspace.remove()
+                raise
+
         def copy() -> None:
             guest = self._live_guest()
             held = guest.open_files()
@@ -550,50 +572,53 @@ class Session:
             if self._pristine is None:
                 raise InterpreterError("this session cannot be forked")
             runs = guest.changed_runs(self._pristine)
-            copy_tree(self.workspace.root, child.workspace.root)
+            fresh = make_child()  # its own failures clean up after themselves
             try:
-                copy_tree(self.workspace.tmp, child.workspace.tmp)
+                fresh.restore(
+                    guest.memory_bytes(),
+                    guest.stack_pointer(),
+                    lambda base: guest.copy_pages_to(runs, base),
+                )
             except BaseException:
-                child.workspace.remove()
-                raise
-            try:
-                fresh = child._new_guest()
-                try:
-                    fresh.restore(
-                        guest.memory_bytes(),
-                        guest.stack_pointer(),
-                        lambda base: guest.copy_pages_to(runs, base),
-                    )
-                    bytes_left, files_left = child._quota_left()
-                    if (
-                        fresh.request(
-                            protocol.ReseedRequest(), bytes_left=bytes_left, files_left=files_left
-                        )
-                        is None
-                    ):
-                        raise InterpreterError("the forked interpreter could not be reseeded")
-                except BaseException:
-                    fresh.close()
-                    raise
-            except BaseException:
+                fresh.close()
                 child.workspace.remove()
                 raise
             child._guest = fresh
+            # Its random state is the source's until reseeded: done before anything else runs
+            # in it (`_live_guest`), and started right away by the pool (`settle`).
+            child._reseed_pending = True
 
         await self._locked(copy)
+
+    async def settle(self) -> None:
+        """Finish what a fork left for later (fresh randomness) now, in turn; never raises."""
+        try:
+            await self._locked(self._live_guest, activity=False)
+        except (SessionClosedError, SessionLostError):
+            return  # destroyed (or gone) before its turn: nothing to settle
+        except Exception as exc:
+            _log.warning("session %s: %s", self.session_id, exc)
+
+    def _reseed(self, guest: Guest) -> None:
+        bytes_left, files_left = self._quota_left()
+        answer = guest.request(
+            protocol.ReseedRequest(), bytes_left=bytes_left, files_left=files_left
+        )
+        if answer is None:
+            raise InterpreterError("the forked interpreter could not be given its own randomness")
+        self._reseed_pending = False
 
     def persist_now(self, held: pathlib.Path) -> bool:
         """Suspend (closing the files its code holds open) and move the image and the workspace
         into `held`, for the next start; worker thread, lock held. False: it cannot be carried
-        (descriptors still open) and nothing was moved."""
+        (descriptors still open) and nothing was moved. Not synced to disk: the pool syncs once
+        when every session is moved."""
         if not self._suspend_now(close_files=True):
             return False
         if not self._suspended:  # no interpreter state at all: save a fresh one's
             self._guest = self._new_guest()
             if not self._suspend_now(close_files=False):
                 return False
-        with open(self.image_path, "rb") as image:  # on disk before the server is gone
-            os.fsync(image.fileno())
         # The record as of now (an image written at an earlier suspend has an older one): the
         # idle and lifetime clocks go on from here after the restart.
         record = held / f"{self.session_id}.record"

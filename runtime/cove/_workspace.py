@@ -435,21 +435,26 @@ def copy_tree(source: pathlib.Path, target: pathlib.Path) -> None:
     """Copy a workspace directory tree to `target` (which must not exist), private (0700).
 
     Links are copied as links (never followed); FIFOs, sockets and devices are left out (the
-    guest cannot make them, but the host never opens one). Used by `Session.fork`, with the
-    session's lock held, so nothing changes underneath.
+    guest cannot make them, but the host never opens one). Files are opened `O_NOFOLLOW` and
+    copied with `copy_file_range`/`sendfile` where the system has them. Used by
+    `Session.fork`, with the session's lock held, so nothing changes underneath.
     """
-
-    def special(directory: str, names: list[str]) -> set[str]:
-        left_out: set[str] = set()
-        for name in names:
-            try:
-                mode = os.lstat(os.path.join(directory, name)).st_mode
-            except OSError:
-                left_out.add(name)
-                continue
-            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-                left_out.add(name)
-        return left_out
-
-    shutil.copytree(source, target, symlinks=True, ignore=special)
-    os.chmod(target, 0o700)
+    os.mkdir(target, 0o700)
+    with os.scandir(source) as entries:
+        for entry in entries:
+            src, dst = os.path.join(source, entry.name), os.path.join(target, entry.name)
+            if entry.is_symlink():
+                os.symlink(os.readlink(src), dst)
+            elif entry.is_dir(follow_symlinks=False):
+                copy_tree(pathlib.Path(src), pathlib.Path(dst))
+            elif entry.is_file(follow_symlinks=False):
+                fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                try:
+                    with (
+                        os.fdopen(fd, "rb", closefd=False) as fin,
+                        open(dst, "xb") as fout,
+                    ):
+                        shutil.copyfileobj(fin, fout)
+                finally:
+                    os.close(fd)
+                os.utime(dst, ns=(entry.stat().st_atime_ns, entry.stat().st_mtime_ns))

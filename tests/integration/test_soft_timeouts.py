@@ -186,3 +186,27 @@ def test_the_grace_period_is_validated() -> None:
         cove.PoolSettings(timeout_grace_s=0.001)
     with pytest.raises(cove.InvalidRequestError, match="timeout_grace_s"):
         cove.PoolSettings(timeout_grace_s=61)
+
+
+async def test_a_wakeup_fd_model_code_sets_up_is_written_harmlessly(
+    session: cove.Session,
+) -> None:
+    # The driver keeps signal.set_wakeup_fd off, but a fresh `_signal` module gives model code
+    # the real one: at the deadline, the interrupt then writes a byte to that file from inside
+    # the host's callback (an ordinary WASI write of the guest's own). Nothing breaks.
+    code = (
+        "import sys, os\n"
+        "del sys.modules['_signal']\n"
+        "import _signal\n"
+        "fd = os.open('/workspace/wake', os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK)\n"
+        "_signal.set_wakeup_fd(fd)\n"
+        "def handler(*args):\n    raise KeyboardInterrupt('mine')\n"
+        "_signal.signal(_signal.SIGALRM, handler)\n"
+        "kept = 5\n"
+        "while True:\n    pass"
+    )
+    result = await session.run_code(code, timeout_s=DEADLINE_S)
+    assert (result.outcome, result.reset) == ("timeout", False), result.stderr
+    assert "KeyboardInterrupt: mine" in result.stderr
+    after = await session.run_code("import os\nprint(kept, os.path.getsize('/workspace/wake'))")
+    assert after.stdout == "5 1\n"

@@ -72,6 +72,19 @@ def test_stale_cleanup_at_start_survives_a_deep_tree(
     assert not stale.exists()
 
 
+async def test_forking_a_session_with_a_deep_tree_is_refused_cleanly(pool: cove.Pool) -> None:
+    session = await pool.create_session()
+    await session.run_code("kept = 42")
+    _deep_tree(session.workspace.root, 1500)  # what renames of deep chains can make
+    before = sorted(p.name for p in session.workspace.root.parent.iterdir())
+    with pytest.raises(cove.SessionStateError, match="cannot be copied"):
+        await session.fork()
+    # Nothing of the half-made copy is left, and the session and the pool go on.
+    assert sorted(p.name for p in session.workspace.root.parent.iterdir()) == before
+    assert (await session.run_code("print(kept)")).stdout == "42\n"
+    assert pool.alive and len(pool.session_ids()) == 1
+
+
 async def test_destroying_a_session_with_a_deep_tree_leaves_the_pool_alive(
     pool: cove.Pool,
 ) -> None:

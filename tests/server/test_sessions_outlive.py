@@ -4,6 +4,8 @@ on loopback (SIGTERM, a new process on the same workspace root)."""
 from __future__ import annotations
 
 import pathlib
+import signal
+import time
 from typing import Any
 
 import httpx
@@ -77,5 +79,35 @@ def test_a_held_session_survives_a_restart(tmp_path: pathlib.Path, cache_dir: st
         assert "cove_sessions_restored_total 1" in metrics
         listed = httpx.get(f"{server.base_url}/sessions/{sid}/files/list").json()["files"]
         assert [f["path"] for f in listed] == ["sub"]
+    finally:
+        stop_server(server)
+
+
+def test_a_sigkill_loses_only_what_was_not_suspended(
+    tmp_path: pathlib.Path, cache_dir: str
+) -> None:
+    server = start_server(tmp_path, cache_dir, COVE_SUSPEND_AFTER_S="0.5")
+    try:
+        base = server.base_url
+        parked, live = (httpx.post(f"{base}/sessions", json={}).json()["session_id"] for _ in "ab")
+        for sid in (parked, live):
+            assert stdout(httpx.post(f"{base}/sessions/{sid}/exec", json=code("x = 7"))) == ""
+        # The reaper suspends both once idle; then `live` runs again and is live when killed.
+        deadline = time.monotonic() + 30
+        while "cove_sessions_suspended 2" not in httpx.get(f"{base}/metrics").text:
+            assert time.monotonic() < deadline, "the sessions were not suspended"
+            time.sleep(0.2)
+        assert stdout(httpx.post(f"{base}/sessions/{live}/exec", json=code("print(x)"))) == "7\n"
+    finally:
+        server.process.send_signal(signal.SIGKILL)
+        server.process.wait(timeout=30)
+    server = start_server(tmp_path, cache_dir)
+    try:
+        kept = httpx.post(f"{server.base_url}/sessions/{parked}/exec", json=code("print(x)"))
+        assert stdout(kept) == "7\n"
+        lost = httpx.post(f"{server.base_url}/sessions/{live}/exec", json=code("print(x)"))
+        assert lost.status_code == 404
+        # The dead process's pool directory is gone; nothing but held/ and the new pool's.
+        assert sorted(p.name.split("-")[0] for p in server.root.iterdir()) == ["held", "pool"]
     finally:
         stop_server(server)
