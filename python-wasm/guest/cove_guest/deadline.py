@@ -9,8 +9,10 @@ is dropped and the call simply ends. `TimeLimitExceeded` is a `BaseException`, s
 boundary (one long C call), or that catches the exception and goes on, is ended by the host's
 hard deadline after a grace period, as before: a trap, and a fresh interpreter.
 
-The wakeup fd is kept off: `PyErr_SetInterruptEx` would write to it from inside the host's
-callback, which must not make a WASI call.
+The wakeup fd is kept off, so that the interrupt makes no WASI call from inside the host's
+callback. (Model code can still get the real `set_wakeup_fd` from a fresh `_signal` module;
+the write is then an ordinary WASI call of the guest's own, to its own file, and harmless:
+tests/integration/test_soft_timeouts.py.)
 """
 
 import builtins
