@@ -251,9 +251,12 @@ class Pool:
         SIGKILL loses only what was not suspended. Their records are their images' own (the
         image is complete: it was renamed into place whole); anything that does not hold is
         left to be removed with the directory."""
+        images = list(stale.glob("*.image"))
+        if not images:
+            return
         held, lock_fd = self._held_dir()
         try:
-            for image in stale.glob("*.image"):
+            for image in images:
                 sid = image.name[: -len(".image")]
                 workspace, tmp = stale / sid, stale / f"{sid}.tmp"
                 try:
