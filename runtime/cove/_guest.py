@@ -248,9 +248,24 @@ class Guest:
         assert isinstance(value, int)
         return value & 0xFFFFFFFF
 
+    def _housekeeping(self) -> None:
+        """Before a call into the guest outside `call`: a deadline of its own (the store's is
+        the last call's, long past) and no soft stage (only the driver runs)."""
+        self._deadline.arm(soft=False)
+        self._store.set_epoch_deadline(self.engine.ticks(5.0))
+
     def open_files(self) -> int:
-        """Descriptors the guest's code holds open (path_open's, not stdio or the preopens)."""
-        return self._open_files()
+        """Descriptors the guest's code holds open (path_open's, not stdio or the preopens).
+
+        Raises:
+            InterpreterError: the guest could not answer (it trapped).
+        """
+        self._housekeeping()
+        try:
+            return self._open_files()
+        except (wasmtime.WasmtimeError, wasmtime.Trap) as exc:
+            message = f"the interpreter could not count its open files: {exc}"
+            raise InterpreterError(message) from exc
 
     def changed_runs(self, pristine: Guest) -> list[tuple[int, int]]:
         """Runs (first page, count) of this guest's memory pages that differ from `pristine`'s
@@ -326,8 +341,7 @@ class Guest:
         fill(self._memory.address())
         self._stack_pointer.set_value(store, wasmtime.Val.i32(_signed32(stack_pointer)))
         if self._limits_func is not None:
-            self._deadline.arm(soft=False)
-            store.set_epoch_deadline(self.engine.ticks(5.0))
+            self._housekeeping()
             try:
                 self._limits_func(
                     store, self.engine.max_open_files, self.engine.max_directory_depth

@@ -14,6 +14,7 @@ import pathlib
 import stat
 import struct
 
+import anyio
 import msgspec
 import pytest
 
@@ -77,6 +78,36 @@ async def test_suspend_and_resume_keep_everything(pool: cove.Pool) -> None:
     await session.run_code("x += 1")
     assert await session.suspend()
     assert (await session.run_code("print(x)")).stdout == "43\n"
+
+
+async def test_a_session_its_deadline_interrupted_suspends_forks_and_persists(
+    settings: cove.PoolSettings,
+) -> None:
+    # Between calls the store's deadline is the last call's, soon past (and after a soft stop,
+    # its grace period's): every call into the guest outside a tool call (counting open files,
+    # reseeding, closing files) needs a deadline of its own. So this waits past them first.
+    async with cove.Pool(settings) as pool:
+        session = await _ready(pool)
+        stopped = await session.run_code("while True:\n    pass", timeout_s=1)
+        assert (stopped.outcome, stopped.reset) == ("timeout", False)
+        await anyio.sleep(settings.timeout_grace_s + 0.5)
+        child = await session.fork()
+        assert (await child.run_code(CHECK)).stdout == EXPECTED
+        assert await session.suspend()
+        assert (await session.run_code(CHECK)).stdout == EXPECTED
+        again = await session.run_code("while True:\n    pass", timeout_s=1)
+        assert (again.outcome, again.reset) == ("timeout", False)
+        quick = await pool.create_session()
+        await quick.run_code("y = 1", timeout_s=1)
+        await anyio.sleep(settings.timeout_grace_s + 0.5)
+        # What the reaper does after suspend_after_s, here past every deadline.
+        assert await pool.suspend_idle(1) >= 2
+        assert (await quick.run_code("print(y)")).stdout == "1\n"
+        await session.run_code("x = 42", timeout_s=1)
+        await anyio.sleep(1.5)
+        sid = session.session_id
+    async with cove.Pool(settings) as pool:
+        assert (await pool.get_session(sid).run_code(CHECK)).stdout == EXPECTED
 
 
 async def test_file_operations_do_not_resume_a_suspended_session(pool: cove.Pool) -> None:
