@@ -53,6 +53,7 @@ __all__ = [
     "SessionRecord",
     "changed_runs",
     "decompress_pages",
+    "move_to_held",
     "open_image",
     "read_image",
     "read_image_header",
@@ -192,6 +193,22 @@ def _compare_runs(
             reference = pristine_address + offset if offset < pristine_size else zero
             if _memcmp(address + offset, reference, PAGE) != 0:
                 add(page, 1)
+
+
+def move_to_held(
+    held: pathlib.Path, record: SessionRecord, paths: tuple[pathlib.Path, ...]
+) -> None:
+    """Move a session's image, workspace and tmp (`paths`) into `held` beside a record of it,
+    written last: a held session is whole once `<id>.record` is there (a move cut short leaves
+    no record, and the next start removes what it left)."""
+    target = held / f"{record.session_id}.record"
+    partial = target.with_name(target.name + ".partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(msgspec.json.encode(record))
+    for path in paths:
+        path.rename(held / path.name)
+    partial.rename(target)
 
 
 def _header_bytes(header: ImageHeader) -> bytes:

@@ -36,7 +36,7 @@ from ._artifact import Artifact, trim_heap
 from ._engine import Engine
 from ._errors import CapacityError, InterpreterError, InvalidRequestError, SessionNotFoundError
 from ._guest import Guest
-from ._image import ImageError, SessionRecord, read_image_header
+from ._image import ImageError, SessionRecord, move_to_held, read_image_header
 from ._results import fmt_bytes
 from ._session import Session
 from ._settings import PoolSettings, SessionOptions
@@ -265,16 +265,7 @@ class Pool:
                         workspace.is_dir() and tmp.is_dir()
                     ):
                         continue
-                    record = held / f"{sid}.record"
-                    partial = record.with_name(record.name + ".partial")
-                    fd = os.open(
-                        partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600
-                    )
-                    with os.fdopen(fd, "wb") as out:
-                        out.write(msgspec.json.encode(header.session))
-                    for path in (workspace, tmp, image):
-                        path.rename(held / path.name)
-                    partial.rename(record)
+                    move_to_held(held, header.session, (workspace, tmp, image))
                 except (ImageError, OSError) as exc:
                     _log.error("suspended session %s of a dead process is lost: %s", sid, exc)
         finally:

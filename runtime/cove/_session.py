@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import pathlib
 import time
 from collections.abc import Awaitable, Callable
@@ -51,6 +50,7 @@ from ._image import (
     ImageHeader,
     SessionRecord,
     decompress_pages,
+    move_to_held,
     open_image,
     write_image,
 )
@@ -621,14 +621,9 @@ class Session:
                 return False
         # The record as of now (an image written at an earlier suspend has an older one): the
         # idle and lifetime clocks go on from here after the restart.
-        record = held / f"{self.session_id}.record"
-        partial = record.with_name(record.name + ".partial")
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(msgspec.json.encode(self.record()))
-        for path in (self.workspace.root, self.workspace.tmp, self.image_path):
-            path.rename(held / path.name)
-        partial.rename(record)  # last: a held session is whole once its record is there
+        move_to_held(
+            held, self.record(), (self.workspace.root, self.workspace.tmp, self.image_path)
+        )
         self._closed = True
         return True
 
