@@ -81,7 +81,7 @@ class HostServices:
             stdin_b64=spec.stdin_b64,
             max_output_bytes=limits.max_output_bytes,
         )
-        usage = self._workspace.scan()
+        usage = self._workspace.usage()
         try:
             guest = self._new_guest(memory_left)
         except InterpreterError:

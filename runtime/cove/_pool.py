@@ -41,6 +41,7 @@ from ._results import fmt_bytes
 from ._session import Session
 from ._settings import PoolSettings, SessionOptions
 from ._tools import ExecResult, ToolCall
+from ._watch import Watcher
 from ._workspace import Workspace, remove_tree
 
 __all__ = ["Pool", "PoolStatistics"]
@@ -134,6 +135,7 @@ class Pool:
         self._calls_closed = 0
         self._resets_closed = 0
         self._pristine: Guest | None = None
+        self._watcher: Watcher | None = None  # made at open: every workspace's change notices
         self._restored = 0
         self.stale_removed: int = 0
 
@@ -212,6 +214,7 @@ class Pool:
             self.stale_removed = _clean_stale(root, rescue)
         self._dir = root / f"pool-{secrets.token_hex(8)}"
         self._dir.mkdir(mode=0o700)
+        self._watcher = Watcher()
         self._lock_fd = os.open(self._dir / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
         # A never-run interpreter: sessions' images keep only the pages that differ from it.
@@ -220,6 +223,14 @@ class Pool:
         engine = self.engine
         self._pristine = Guest(
             engine, pristine, tmp=pristine, memory_bytes=engine.initial_memory_bytes
+        )
+
+    def _workspace(self, session_id: str) -> Workspace:
+        assert self._dir is not None
+        return Workspace(
+            self._dir / session_id,
+            max_depth=self.settings.max_directory_depth,
+            watcher=self._watcher,
         )
 
     def _session(self, session_id: str, workspace: Workspace, **kwargs: object) -> Session:
@@ -322,7 +333,7 @@ class Pool:
             _log.warning("held session %s left in %s: the pool is at max_sessions", sid, held)
             return
         assert self._dir is not None
-        workspace = Workspace(self._dir / sid, max_depth=settings.max_directory_depth)
+        workspace = self._workspace(sid)
         session = self._session(sid, workspace, limits=limits, record=record)
         for path, target in zip(
             paths, (workspace.root, workspace.tmp, session.image_path), strict=True
@@ -365,7 +376,7 @@ class Pool:
             session = await Session.create(
                 self._session(
                     session_id,
-                    Workspace(self._dir / session_id, max_depth=settings.max_directory_depth),
+                    self._workspace(session_id),
                     limits=limits,
                 )
             )
@@ -396,7 +407,7 @@ class Pool:
             )
         session_id = secrets.token_urlsafe(24)
         assert self._dir is not None
-        workspace = Workspace(self._dir / session_id, max_depth=settings.max_directory_depth)
+        workspace = self._workspace(session_id)
         child = self._session(session_id, workspace, limits=source.limits)
         self._pending += 1
         try:
@@ -564,6 +575,8 @@ class Pool:
             await tg.__aexit__(None, None, None)
         if self._pristine is not None:
             self._pristine.close()
+        if self._watcher is not None:
+            self._watcher.close()
         if self._engine is not None:
             self._engine.close()
         with anyio.CancelScope(shield=True):

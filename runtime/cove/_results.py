@@ -1,6 +1,7 @@
 """The one place guest outcomes become results, and the sentences the model reads about them.
 
-Pure functions of an outcome, the workspace's usage before and after, and the limits in force:
+Pure functions of an outcome, the workspace's usage after it and the files it changed, and the
+limits in force:
 `translate` says what happened and whether the interpreter must be reset (after any trap, or a
 driver failure); the session does the reset. Output bounds are held here too: the guest's
 driver bounds each stream, and the host cuts it to the same bound again, so guest code that
@@ -17,7 +18,7 @@ from . import _protocol as protocol
 from ._guest import GuestOutcome, Trapped
 from ._settings import Limits, MiB
 from ._tools import ExecResult, FileRef, Outcome
-from ._workspace import Usage, changed_files
+from ._workspace import Usage
 
 __all__ = ["RESET_NOTE", "bounded", "fmt_bytes", "max_response_bytes", "translate"]
 
@@ -57,8 +58,8 @@ def bounded(text: str, limit: int) -> tuple[str, int]:
 def translate(
     tool: str,
     outcome: GuestOutcome,
-    before: Usage,
     after: Usage,
+    changed: list[str],
     *,
     elapsed_ms: int,
     timeout_s: float,
@@ -69,7 +70,7 @@ def translate(
     Never raises for anything the guest sent: a response that cannot be made sense of is a
     crash (and a reset).
     """
-    common = _common(tool, outcome, before, after, elapsed_ms)
+    common = _common(tool, outcome, changed, elapsed_ms)
     if outcome.trapped is not None:
         return _trapped(outcome, timeout_s, limits, common), True
     try:
@@ -132,8 +133,7 @@ def translate(
 def crashed(
     tool: str,
     outcome: GuestOutcome,
-    before: Usage,
-    after: Usage,
+    changed: list[str],
     *,
     elapsed_ms: int,
     limits: Limits,
@@ -141,15 +141,13 @@ def crashed(
 ) -> ExecResult:
     """A call whose answer the host could not turn into a result: the guest's crash."""
     bad = msgspec.structs.replace(outcome, response=None, trapped=Trapped.CRASH, detail=detail)
-    return _trapped(bad, 0.0, limits, _common(tool, bad, before, after, elapsed_ms))
+    return _trapped(bad, 0.0, limits, _common(tool, bad, changed, elapsed_ms))
 
 
 def _common(
-    tool: str, outcome: GuestOutcome, before: Usage, after: Usage, elapsed_ms: int
+    tool: str, outcome: GuestOutcome, changed: list[str], elapsed_ms: int
 ) -> dict[str, Any]:
-    files = tuple(
-        FileRef(file_id=p, filename=p.rsplit("/", 1)[-1]) for p in changed_files(before, after)
-    )
+    files = tuple(FileRef(file_id=p, filename=p.rsplit("/", 1)[-1]) for p in changed)
     return {
         "tool": tool,
         "files": files,

@@ -1,7 +1,8 @@
 """A session: one interpreter, one workspace, calls run one at a time in arrival order.
 
-Life of a call: the session's lock is taken (FIFO; a bounded number may wait), the workspace is
-scanned (its usage gives the guest its quota; its signatures find the files the call changes),
+Life of a call: the session's lock is taken (FIFO; a bounded number may wait), the workspace's
+usage is brought up to date (it gives the guest its quota; `_watch` keeps it across calls and
+finds the files the call changes),
 the request goes into the guest on a worker thread behind the pool's capacity limiter, and the
 guest's JSON response becomes an `ExecResult`. A trap (deadline, fuel, stack, exit, crash)
 replaces the interpreter with a fresh one from the snapshot, keeping the workspace: a *reset*.
@@ -282,10 +283,10 @@ class Session:
             )
 
     def _run(self, tool: str, data: bytes, timeout_s: float) -> ExecResult:
-        """Worker-thread half of a call: scan, run in the guest, scan again, translate."""
+        """Worker-thread half of a call: usage, run in the guest, usage and changes, translate."""
         self.calls += 1
         limits = self.limits
-        before = self.workspace.scan()
+        before = self.workspace.begin_call()
         guest = self._live_guest()
         started = time.perf_counter()
         self._host.begin_call(time.monotonic() + timeout_s)
@@ -299,13 +300,13 @@ class Session:
             host=self._host,
         )
         elapsed_ms = int((time.perf_counter() - started) * 1000)
-        after = self.workspace.scan()
+        after, changed = self.workspace.end_call()
         try:
             result, reset = results.translate(
                 tool,
                 outcome,
-                before,
                 after,
+                changed,
                 elapsed_ms=elapsed_ms,
                 timeout_s=timeout_s,
                 limits=limits,
@@ -315,8 +316,7 @@ class Session:
                 results.crashed(
                     tool,
                     outcome,
-                    before,
-                    after,
+                    changed,
                     elapsed_ms=elapsed_ms,
                     limits=limits,
                     detail=f"bad response: {exc}",
@@ -377,7 +377,7 @@ class Session:
             raise TooLargeError("the file", len(data), self.limits.max_file_bytes)
 
         def write() -> FileInfo:
-            usage = self.workspace.scan()
+            usage = self.workspace.usage()
             rel = self.workspace.write(
                 path,
                 data,
@@ -471,7 +471,7 @@ class Session:
             _log.warning("could not remove the image of session %s: %s", self.session_id, exc)
 
     def _quota_left(self) -> tuple[int, int]:
-        usage = self.workspace.scan()
+        usage = self.workspace.usage()
         limits = self.limits
         return (
             max(0, limits.workspace_bytes - usage.bytes),
@@ -687,7 +687,7 @@ class Session:
             rel = self.workspace.place(
                 path,
                 upload,
-                usage=self.workspace.scan(),
+                usage=self.workspace.usage(),
                 bytes_limit=self.limits.workspace_bytes,
                 files_limit=self.limits.workspace_files,
             )

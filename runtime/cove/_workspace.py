@@ -16,6 +16,7 @@ operations take the same lock, so nothing changes under a check.
 
 from __future__ import annotations
 
+import builtins
 import logging
 import mimetypes
 import os
@@ -35,6 +36,7 @@ from ._errors import (
     WorkspaceFileNotFoundError,
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
+from ._watch import Tracker, Watcher
 
 __all__ = ["FileInfo", "Usage", "Workspace", "copy_tree", "remove_tree"]
 
@@ -60,7 +62,9 @@ class FileInfo(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Usage(msgspec.Struct, frozen=True):
-    """Files and bytes in a workspace; `signatures` maps each file to (mtime_ns, size)."""
+    """Files and bytes in a workspace; `signatures` maps each file to (mtime_ns, size). From
+    `Workspace.usage` (kept by its tracker), `signatures` is valid until the workspace next
+    changes; from `Workspace.scan`, it is the walk's own."""
 
     bytes: int
     files: int
@@ -74,12 +78,17 @@ def _guess_type(name: str) -> str | None:
 class Workspace:
     """The host side of one session's /workspace."""
 
-    def __init__(self, root: pathlib.Path, *, max_depth: int = 64) -> None:
+    def __init__(
+        self, root: pathlib.Path, *, max_depth: int = 64, watcher: Watcher | None = None
+    ) -> None:
         self.root = root
         # The session's /tmp: beside the workspace (never listed with its files), counted in
         # its quota, removed with it.
         self.tmp: pathlib.Path = root.with_name(root.name + ".tmp")
         self.max_depth = max_depth
+        # The usage and signatures of both trees, kept across calls (`_watch`); without a
+        # watcher it walks in full each time.
+        self.tracker = Tracker(watcher, (self.root, self.tmp), _walk)
 
     def make(self) -> None:
         """Create the (private, empty) workspace and tmp directories."""
@@ -99,6 +108,7 @@ class Workspace:
         Works at any depth and path length and never raises: what cannot be removed is left
         in place and logged (the pool's directory removal, or the next start, tries again).
         """
+        self.tracker.close()
         remove_tree(self.root)
         remove_tree(self.tmp)
 
@@ -232,6 +242,24 @@ class Workspace:
             pathlib.Path(tmp).unlink(missing_ok=True)
             raise
         return rel
+
+    def usage(self) -> Usage:
+        """The workspace's usage now (from its tracker: cheap when little changed)."""
+        tracker = self.tracker
+        tracker.refresh()
+        return Usage(tracker.bytes, tracker.files, tracker.signatures)
+
+    def begin_call(self) -> Usage:
+        """The usage before a call; `end_call` then reports what the call changed."""
+        usage = self.usage()
+        self.tracker.mark()
+        return usage
+
+    def end_call(self) -> tuple[Usage, builtins.list[str]]:
+        """The usage after a call, and the workspace files it created or changed (sorted):
+        the same list as `changed_files` of two full walks."""
+        usage = self.usage()
+        return usage, self.tracker.changed()
 
     def scan(self) -> Usage:
         """Every entry below the root and in /tmp, without following links: sizes and counts
