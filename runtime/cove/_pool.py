@@ -48,6 +48,8 @@ __all__ = ["Pool", "PoolStatistics"]
 
 _log = logging.getLogger("cove")
 
+_MAX_REAPER_SLEEP_S = 60.0  # the reaper looks at least this often, whatever is due
+
 
 class PoolStatistics(msgspec.Struct, frozen=True, kw_only=True):
     """A snapshot of a pool's state (`Pool.statistics()`)."""
@@ -136,6 +138,10 @@ class Pool:
         self._resets_closed = 0
         self._pristine: Guest | None = None
         self._watcher: Watcher | None = None  # made at open: every workspace's change notices
+        # The reaper: when it next wakes, and the earliest a session may be due (`_reaper`).
+        self._wake_at = 0.0
+        self._next_due = 0.0
+        self._reaper_wake: anyio.Event | None = None
         self._restored = 0
         self.stale_removed: int = 0
 
@@ -383,6 +389,7 @@ class Pool:
         finally:
             self._pending -= 1
         self._sessions[session_id] = session
+        self._schedule(session)
         self._created += 1
         return session
 
@@ -415,6 +422,7 @@ class Pool:
         finally:
             self._pending -= 1
         self._sessions[session_id] = child
+        self._schedule(child)
         self._created += 1
         if self._tg is not None:
             self._tg.start_soon(child.settle)  # its own randomness, while the caller goes on
@@ -464,12 +472,33 @@ class Pool:
         self._resets_closed += session.resets
 
     async def _reaper(self) -> None:
+        """Reap when something may be due: it sleeps until the earliest time a session could
+        expire or be suspended (at least `reap_interval_s`, at most `_MAX_REAPER_SLEEP_S`),
+        so an idle server with held sessions does not wake every second. A session made with
+        an earlier due time wakes it (`_schedule`)."""
         while True:
-            await anyio.sleep(self.settings.reap_interval_s)
+            now = time.time()
+            delay = min(
+                max(self._next_due - now, self.settings.reap_interval_s), _MAX_REAPER_SLEEP_S
+            )
+            self._wake_at = now + delay
+            wake = self._reaper_wake = anyio.Event()
+            with anyio.move_on_after(delay):
+                await wake.wait()
+            if wake.is_set():
+                continue  # woken by a new session: sleep again, until the new due time
             try:
                 await self.reap()
             except Exception:
                 _log.exception("error while reaping sessions")
+
+    def _schedule(self, session: Session) -> None:
+        """A session joined the pool: wake the reaper if it is due before the reaper's wake."""
+        due = session.due_at(self.settings.suspend_after_s)
+        self._next_due = min(self._next_due, due)
+        wake = self._reaper_wake
+        if wake is not None and due < self._wake_at and not wake.is_set():
+            wake.set()
 
     async def reap(self, *, now: float | None = None) -> int:
         """Destroy every session expired at `now` (default: the current time); returns how many.
@@ -496,6 +525,11 @@ class Pool:
         idle_s = self.settings.suspend_after_s
         if idle_s is not None and math.isfinite(idle_s):
             await self.suspend_idle(idle_s, now=now)
+        suspend_after = idle_s if idle_s is not None and math.isfinite(idle_s) else None
+        self._next_due = min(
+            (s.due_at(suspend_after) for s in self._sessions.values() if not s.closed),
+            default=math.inf,
+        )
         return len(expired)
 
     async def suspend_idle(self, idle_s: float, *, now: float | None = None) -> int:

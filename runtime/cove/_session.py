@@ -184,6 +184,18 @@ class Session:
         """The interpreter's state is in the session's image, not in memory."""
         return self._suspended
 
+    def due_at(self, suspend_after_s: float | None) -> float:
+        """The earliest time (POSIX seconds) this session could expire or be suspended, as
+        things stand: its use only ever moves this later."""
+        limits = self.limits
+        due = min(
+            self.created_at + limits.max_lifetime_s,
+            self.last_activity_at + limits.idle_timeout_s,
+        )
+        if suspend_after_s is not None and not self._suspended:
+            due = min(due, self.last_activity_at + suspend_after_s)
+        return due
+
     def expired(self, now: float) -> bool:
         """Idle past its idle timeout (and not running a call), or past its lifetime."""
         if now - self.created_at >= self.limits.max_lifetime_s:

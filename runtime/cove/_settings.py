@@ -117,7 +117,8 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
             stopped this much later (one long C call, or code that catches the exception) is
             ended by force, and the interpreter is reset. 0: no soft stage (every timeout
             resets the interpreter).
-        reap_interval_s: How often expired sessions are looked for.
+        reap_interval_s: The shortest time between two looks for expired sessions (and idle
+            ones to suspend); between them the reaper sleeps until one may be due.
         retry_after_s: The retry hint given with `CapacityError`.
         image: The name reported for the one interpreter image Cove runs.
         max_open_files: Files and directories one interpreter may hold open at once (each is a

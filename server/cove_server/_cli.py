@@ -15,9 +15,12 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ._settings import SETTINGS, ServerSettings, Setting
+
+if TYPE_CHECKING:
+    import uvicorn
 
 __all__ = ["main"]
 
@@ -131,7 +134,7 @@ def main(argv: list[str] | None = None) -> None:
         settings.port,
         "on" if settings.token else "off",
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=settings.host,
         port=settings.port,
@@ -143,6 +146,49 @@ def main(argv: list[str] | None = None) -> None:
         http=http_protocol(settings.http, settings.header_timeout_s),
         timeout_keep_alive=math.ceil(settings.keepalive_timeout_s),
     )
+    server = _quiet_server(config)
+    server.run()
+    if not server.started:
+        sys.exit(3)  # uvicorn's STARTUP_FAILURE: the app or the socket failed to start
+
+
+def _quiet_server(config: uvicorn.Config) -> uvicorn.Server:
+    """uvicorn's server, ticking once a second instead of ten times a second.
+
+    uvicorn's main loop wakes every 0.1 s to see whether a signal asked it to stop, and once
+    in ten of those ticks sets the Date header. An idle server paid ~0.5 ms of CPU a second for
+    the other nine. Here it ticks once a second (every tick is a Date-header tick) and a
+    signal wakes it at once, so it still stops as soon as asked.
+    """
+
+    import asyncio
+    from types import FrameType
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        _woken: asyncio.Event | None = None
+        _loop: asyncio.AbstractEventLoop | None = None
+
+        async def main_loop(self) -> None:
+            self._loop = asyncio.get_running_loop()
+            self._woken = asyncio.Event()
+            counter = 0
+            should_exit = await self.on_tick(counter)
+            while not should_exit:
+                counter = (counter + 10) % 864_000
+                try:
+                    await asyncio.wait_for(self._woken.wait(), 1.0)
+                except TimeoutError:
+                    pass
+                should_exit = await self.on_tick(counter)
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            super().handle_exit(sig, frame)
+            if self._loop is not None and self._woken is not None:
+                self._loop.call_soon_threadsafe(self._woken.set)
+
+    return Server(config)
 
 
 # Descriptors the server keeps for itself (connections, logs, the compiled module, spools).

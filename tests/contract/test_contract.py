@@ -7,7 +7,9 @@ view, unknown tool, upload/list/download, ../../etc/passwd, delete twice) and mo
 
 from __future__ import annotations
 
+import email.utils
 import pathlib
+import time
 
 import httpx
 import pytest
@@ -262,6 +264,16 @@ def test_bearer_token_server(tmp_path: pathlib.Path, cache_dir: str, contract: C
     finally:
         stop_server(srv)
     assert "loopback-token-123" not in srv.log.read_text()
+
+
+def test_the_date_header_stays_current_between_requests(http: httpx.Client) -> None:
+    """`cove serve` ticks uvicorn's loop once a second, not ten times (an idle server's CPU):
+    the Date header, set at those ticks, still moves on."""
+    first = email.utils.parsedate_to_datetime(http.get("/health").headers["date"])
+    time.sleep(2.2)
+    second = email.utils.parsedate_to_datetime(http.get("/health").headers["date"])
+    assert (second - first).total_seconds() >= 1
+    assert abs(second.timestamp() - time.time()) <= 2
 
 
 @pytest.mark.parametrize("persist", ["true", "false"])

@@ -198,6 +198,33 @@ async def test_background_reaper_runs(settings: cove.PoolSettings) -> None:
                 await anyio.sleep(0.01)
 
 
+async def test_the_reaper_sleeps_until_a_session_may_be_due(
+    settings: cove.PoolSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An idle server does not wake every `reap_interval_s` to find nothing due; a session due
+    sooner than the reaper's next wake wakes it."""
+    async with cove.Pool(msgspec.structs.replace(settings, reap_interval_s=0.01)) as pool:
+        await pool.create_session(cove.SessionOptions(idle_timeout_s=600))
+        reaps = 0
+        reap = pool.reap
+
+        async def counted(*, now: float | None = None) -> int:
+            nonlocal reaps
+            reaps += 1
+            return await reap(now=now)
+
+        monkeypatch.setattr(pool, "reap", counted)
+        await anyio.sleep(0.2)  # any reap already planned has happened
+        reaps = 0
+        await anyio.sleep(1.0)
+        assert reaps == 0  # due in 600 s: no look every 0.01 s
+        short = await pool.create_session(cove.SessionOptions(idle_timeout_s=0.2))
+        with anyio.fail_after(10):
+            while short.session_id in pool.session_ids():
+                await anyio.sleep(0.01)
+        assert reaps >= 1
+
+
 async def test_pool_opened_and_closed_from_different_tasks_reaps_on_create(
     settings: cove.PoolSettings,
 ) -> None:
