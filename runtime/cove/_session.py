@@ -116,7 +116,8 @@ class Session:
         self._engine = engine
         self._limiter = limiter
         self._worker = SessionWorker(f"cove-session-{session_id[:8]}")
-        self._lock = anyio.Lock()
+        # No checkpoint when free: every call takes it (anyio's Lock would yield once).
+        self._lock = anyio.Lock(fast_acquire=True)
         self._max_queued = max_queued_calls
         self._retry_after_s = retry_after_s
         self._guest: Guest | None = None

@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import anyio
-import sniffio
 
 __all__ = ["SessionWorker"]
 
@@ -43,16 +42,28 @@ class SessionWorker:
         self._lock = threading.Lock()
 
     async def run(self, func: Callable[[], T], limiter: anyio.CapacityLimiter) -> T:
-        """`func()` on the session's thread, within `limiter`; its result or its exception."""
-        if sniffio.current_async_library() != "asyncio":
-            return await anyio.to_thread.run_sync(func, limiter=limiter)
-        async with limiter:
+        """`func()` on the session's thread, within `limiter`; its result or its exception.
+
+        Lean on purpose (this is every call's path): on Python 3.11 each lookup of the running
+        loop is a `getpid` system call, so the loop is looked up once, and the limiter is taken
+        without a checkpoint when a slot is free."""
+        try:
             loop = asyncio.get_running_loop()
+        except RuntimeError:  # not asyncio (trio): anyio's worker threads
+            return await anyio.to_thread.run_sync(func, limiter=limiter)
+        task = asyncio.current_task(loop)
+        try:
+            limiter.acquire_on_behalf_of_nowait(task)
+        except anyio.WouldBlock:
+            await limiter.acquire_on_behalf_of(task)
+        try:
             future: asyncio.Future[T] = loop.create_future()
             self._submit((func, loop, future))
             with anyio.CancelScope(shield=True):
                 await asyncio.wait((future,))
             return future.result()
+        finally:
+            limiter.release_on_behalf_of(task)
 
     def _submit(self, job: _Job) -> None:
         with self._lock:

@@ -18,11 +18,10 @@ from typing import Any
 
 import msgspec
 from litestar import Litestar, Request, Response, delete, get, post
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, InternalServerException
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.params import FromPath, FromQuery
-from litestar.types import (
-    ASGIApp,
-)
+from litestar.types import ASGIApp, Receive, Scope, Send
 
 import cove
 import cove.tools
@@ -49,6 +48,8 @@ _CONTRACT = pathlib.Path(__file__).with_name("contract-openapi.json")
 _OPEN_PATHS = frozenset({"/health", "/ready"})
 _SESSION_SEGMENT = re.compile(r"^/sessions/[^/]+")
 _create_decoder = msgspec.json.Decoder(CreateSessionRequest)
+_exec_encoder = msgspec.json.Encoder()
+_JSON_TYPE = (b"content-type", b"application/json")
 
 
 _UNAUTHORIZED_START: dict[str, Any] = {
@@ -68,12 +69,17 @@ def _route_of(path: str) -> str:
 
 class _Edge:
     """ASGI middleware: bearer-token check (constant time) and one structured log line per
-    request (method, route, status, duration; never bodies, never the token)."""
+    request (method, route, status, duration; never bodies, never the token). A route whose
+    handler function is in `fast` is served by the plain ASGI app given for it instead of the
+    rest of Litestar's chain (the exec route: `exec_app`)."""
 
-    def __init__(self, app: ASGIApp, token: str | None, metrics: Metrics) -> None:
+    def __init__(
+        self, app: ASGIApp, token: str | None, metrics: Metrics, fast: dict[Any, Any]
+    ) -> None:
         self.app: Any = app
         self.token = token.encode() if token else None
         self.metrics = metrics
+        self.fast = fast
 
     # Plain ASGI, typed loosely on purpose: scopes and messages are dictionaries by protocol.
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -107,7 +113,9 @@ class _Edge:
                 )
                 await send_wrapper({"type": "http.response.body", "body": body.encode()})
                 return
-            await self.app(scope, receive, send_wrapper)
+            handler = scope.get("route_handler")
+            app = self.fast.get(getattr(handler, "fn", None), self.app)
+            await app(scope, receive, send_wrapper)
         finally:
             route = _route_of(path)
             method = str(scope["method"])
@@ -132,6 +140,44 @@ class _Edge:
                 if scheme.lower() == b"bearer":
                     return hmac.compare_digest(credential.strip(), self.token)
         return False
+
+
+def _handler_for(handlers: dict[int | type[Exception], Any], exc: Exception) -> Any:
+    """The exception handler Litestar would pick for `exc`: the nearest class in its MRO."""
+    for cls in type(exc).__mro__:
+        if cls in handlers:
+            return handlers[cls]
+    return handlers[Exception]
+
+
+async def _read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
+    """A request's whole body, refused past `limit` bytes (announced or received) with 413,
+    as Litestar's `Request.body` refuses it."""
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                announced = int(value)
+            except ValueError:
+                break
+            if announced > limit:
+                raise RequestEntityTooLarge
+            break
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise InternalServerException("client disconnected prematurely")
+        if message["type"] != "http.request":
+            continue
+        chunk = message.get("body", b"")
+        if chunk:
+            total += len(chunk)
+            if total > limit:
+                raise RequestEntityTooLarge
+            chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
 
 
 def _served_openapi() -> dict[str, Any]:
@@ -212,6 +258,39 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
         else:
             yield
 
+    async def run_exec(scope: Scope, receive: Receive) -> bytes:
+        """ExecuteToolCall's work: the session, the body (Litestar's limit), the call, the
+        encoded reply."""
+        session = the_pool.get_session(scope["path_params"]["session_id"])
+        call = cove.tools.decode_tool_call(
+            await _read_body(scope, receive, settings.max_body_bytes)
+        )
+        started = time.perf_counter()
+        result = await session.execute(call)
+        metrics.record_call(result, time.perf_counter() - started)
+        return _exec_encoder.encode(ExecResponse.of(call.tool_use_id or new_tool_use_id(), result))
+
+    async def exec_app(scope: Scope, receive: Receive, send: Send) -> None:
+        """ExecuteToolCall as plain ASGI, the hot path: Litestar's parameter parsing and
+        response machinery cost more than the rest of Cove's own work on a trivial call
+        (docs/benchmarks.md). Errors become the same responses as everywhere else, from the
+        same handlers (`exception_handlers`)."""
+        try:
+            payload = await run_exec(scope, receive)
+        except Exception as exc:
+            request: Request[Any, Any, Any] = Request(scope, receive, send)
+            response = _handler_for(exception_handlers, exc)(request, exc)
+            await response.to_asgi_response(app=None, request=request)(scope, receive, send)
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [_JSON_TYPE, (b"content-length", str(len(payload)).encode())],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload, "more_body": False})
+
     @post("/sessions", status_code=201)
     async def create_session(request: Request[Any, Any, Any]) -> SessionHandle:
         body = await request.body()
@@ -237,13 +316,12 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
         await the_pool.destroy_session(session_id)
 
     @post("/sessions/{session_id:str}/exec", status_code=200)
-    async def execute(session_id: FromPath[str], request: Request[Any, Any, Any]) -> ExecResponse:
-        session = the_pool.get_session(session_id)
-        call = cove.tools.decode_tool_call(await request.body())
-        started = time.perf_counter()
-        result = await session.execute(call)
-        metrics.record_call(result, time.perf_counter() - started)
-        return ExecResponse.of(call.tool_use_id or new_tool_use_id(), result)
+    async def execute(request: Request[Any, Any, Any]) -> Response[bytes]:
+        """ExecuteToolCall. `_Edge` serves this route's requests on its fast path
+        (`exec_app`) without reaching here; the route still does the routing, and this handler
+        gives the same reply wherever the fast path is not taken."""
+        payload = await run_exec(request.scope, request.receive)
+        return Response(payload, media_type="application/json")
 
     @get("/sessions/{session_id:str}/files/list")
     async def list_files(session_id: FromPath[str], path: FromQuery[str] = ".") -> FileList:
@@ -299,13 +377,19 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
     async def openapi() -> Response[bytes]:
         return Response(content=openapi_doc, media_type="application/json")
 
-    def edge(app: ASGIApp) -> ASGIApp:
-        return _Edge(app, settings.token, metrics)
-
     def body_deadline(app: ASGIApp) -> ASGIApp:
         return BodyDeadline(
             app, idle_s=settings.body_idle_timeout_s, total_s=settings.body_timeout_s
         )
+
+    def edge(app: ASGIApp) -> ASGIApp:
+        return _Edge(app, settings.token, metrics, fast={execute.fn: body_deadline(exec_app)})
+
+    exception_handlers: dict[int | type[Exception], Any] = {
+        cove.CoveError: cove_error_handler(settings.unavailable_retry_after_s),
+        HTTPException: handle_http_exception,
+        Exception: handle_unexpected,
+    }
 
     return Litestar(
         route_handlers=[
@@ -323,11 +407,7 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
         ],
         lifespan=[lifespan],
         middleware=[edge, body_deadline],
-        exception_handlers={
-            cove.CoveError: cove_error_handler(settings.unavailable_retry_after_s),
-            HTTPException: handle_http_exception,
-            Exception: handle_unexpected,
-        },
+        exception_handlers=exception_handlers,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=None,
         logging_config=None,

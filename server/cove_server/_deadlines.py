@@ -124,6 +124,35 @@ def http_protocol(implementation: str, header_timeout_s: float) -> type[asyncio.
     return cast("type[asyncio.Protocol]", guarded)
 
 
+async def _receive_within(
+    loop: asyncio.AbstractEventLoop,
+    receive: Any,
+    wait_s: float,
+    error: Any,
+) -> Any:
+    """`await receive()`, cancelled after `wait_s` (then `error()` is raised): one timer on
+    the loop, without anyio's cancel scope, which looks up the running loop several times (a
+    `getpid` system call each on Python 3.11) on every request."""
+    task = asyncio.current_task(loop)
+    assert task is not None
+    fired = False
+
+    def expire() -> None:
+        nonlocal fired
+        fired = True
+        task.cancel()
+
+    timer = loop.call_later(wait_s, expire)
+    try:
+        return await receive()
+    except asyncio.CancelledError:
+        if fired and task.uncancel() == 0:
+            raise error() from None
+        raise
+    finally:
+        timer.cancel()
+
+
 class BodyDeadline:
     """ASGI middleware: a request body must keep arriving (`idle_s` between pieces) and be
     complete within `total_s` of the request's start; else 408, and the connection is closed."""
@@ -141,25 +170,33 @@ class BodyDeadline:
         deadline = time.monotonic() + self.total_s
         done = False
 
+        def too_slow(left: float) -> HTTPException:
+            return HTTPException(
+                status_code=408,
+                detail=(
+                    f"the request body did not arrive within {self.total_s:g} s"
+                    if left <= self.idle_s
+                    else f"the request body paused for more than {self.idle_s:g} s"
+                ),
+                headers={"Connection": "close"},
+            )
+
         async def bounded_receive() -> Any:
             nonlocal done
             if done:  # the body is in: what is left to hear is a disconnect
                 return await receive()
             left = deadline - time.monotonic()
-            message: Any = None
-            with anyio.move_on_after(max(0.0, min(self.idle_s, left))):
-                message = await receive()
-            if message is None:
-                total = left <= self.idle_s
-                raise HTTPException(
-                    status_code=408,
-                    detail=(
-                        f"the request body did not arrive within {self.total_s:g} s"
-                        if total
-                        else f"the request body paused for more than {self.idle_s:g} s"
-                    ),
-                    headers={"Connection": "close"},
-                )
+            wait_s = max(0.0, min(self.idle_s, left))
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # not asyncio (trio): anyio's cancel scope
+                message: Any = None
+                with anyio.move_on_after(wait_s):
+                    message = await receive()
+                if message is None:
+                    raise too_slow(left) from None
+            else:
+                message = await _receive_within(loop, receive, wait_s, lambda: too_slow(left))
             if message["type"] != "http.request" or not message.get("more_body", False):
                 done = True
             return message

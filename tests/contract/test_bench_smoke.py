@@ -7,7 +7,7 @@ import pathlib
 
 from litestar.testing import TestClient
 
-from bench import baseline, load
+from bench import baseline, lean, load
 from tests.support.servers import Server
 
 
@@ -36,6 +36,16 @@ def test_load_generator_tiny_run(server: Server) -> None:
     assert all(t["calls"] > 0 for t in result["throughput"])
     assert result["churn"]["sessions_per_s"] > 0
     assert result["idle_memory"]["processes"] >= 1
+
+
+def test_lean_client_tiny_run(server: Server) -> None:
+    latency = lean.latency(server.base_url, 3)
+    assert set(latency) == {"warm_exec", "print", "editor_view"}
+    assert all(s["n"] == 3 and s["min_ms"] > 0 for s in latency.values())
+    cpu = lean.cpu_per_exec(server.base_url, server.process.pid, n=20)
+    assert cpu["calls"] == 20 and cpu["cpu_us_per_exec"] >= 0
+    idle = lean.idle_cpu(server.base_url, server.process.pid, sessions=2, seconds=0.2, settle_s=0)
+    assert idle["sessions"] == 2 and idle["cpu_ms_per_s"] >= 0
 
 
 def test_baseline_backend_speaks_the_contract(tmp_path: pathlib.Path) -> None:

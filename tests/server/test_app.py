@@ -394,3 +394,34 @@ def test_shutdown_destroys_sessions_and_directories(
             c.post(f"/sessions/{sid}/exec", json=code("open('f','w').write('x')"))
     root = pathlib.Path(server_settings.pool.workspace_root or "")
     assert list(root.iterdir()) == []
+
+
+def test_exec_is_served_on_the_fast_path_with_the_same_errors(
+    server_settings: cove_server.ServerSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ExecuteToolCall skips Litestar's handler machinery (`_Edge`'s fast path), and its
+    refusals are still the app's own responses."""
+    from litestar.routes.http import HTTPRoute
+
+    handled: list[str] = []
+    handle = HTTPRoute.handle
+
+    async def recording(self: HTTPRoute, scope: Any, receive: Any, send: Any) -> None:
+        handled.append(scope["path"])
+        await handle(self, scope, receive, send)
+
+    monkeypatch.setattr(HTTPRoute, "handle", recording)
+    with TestClient(cove_server.create_app(settings=server_settings)) as c:
+        sid = c.post("/sessions", json={}).json()["session_id"]
+        ok = c.post(f"/sessions/{sid}/exec", json=code("print(6 * 7)"))
+        assert ok.status_code == 200
+        assert ok.headers["content-type"] == "application/json"
+        assert ok.json()["result_block"]["content"]["stdout"] == "42\n"
+        assert handled == ["/sessions"]  # the create went through Litestar; the exec did not
+        missing = c.post("/sessions/no-such-session/exec", json=code("1"))
+        assert (missing.status_code, missing.json()["error"]) == (404, "SessionNotFoundError")
+        malformed = c.post(f"/sessions/{sid}/exec", content=b"{not json")
+        assert malformed.status_code == 422
+        assert "malformed JSON" in malformed.json()["detail"]
+        assert c.get(f"/sessions/{sid}/exec").status_code == 405
+        assert handled == ["/sessions"]
