@@ -36,6 +36,13 @@ __all__ = ["Guest", "GuestOutcome", "Trapped"]
 FUEL_UNLIMITED = (1 << 63) - 1
 
 
+_MADV_POPULATE_WRITE = 23  # Linux 5.14+
+_libc = ctypes.CDLL(None, use_errno=True)
+_madvise = _libc.madvise
+_madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+_madvise.restype = ctypes.c_int
+
+
 class Trapped(enum.Enum):
     """Why a call ended without the guest returning a response."""
 
@@ -284,6 +291,24 @@ class Guest:
         for first, count in runs:
             pages = (ctypes.c_char * (count * PAGE)).from_address(base + first * PAGE)
             yield memoryview(pages).cast("B")
+
+    def prefault(self, runs: Iterable[tuple[int, int]]) -> None:
+        """Make these pages of a fresh guest's memory private, their bytes unchanged, so the
+        copy-on-write faults (~2 µs a page here) are taken now rather than by the guest's
+        first call. One `madvise(MADV_POPULATE_WRITE)` per run, which releases the GIL (Linux
+        5.14+); elsewhere each page is read and written back. Pages past the memory's size are
+        skipped."""
+        base = self._memory.address()
+        pages = self._memory.size() // PAGE
+        for first, count in runs:
+            count = min(first + count, pages) - first
+            if count <= 0:
+                continue
+            if _madvise(base + first * PAGE, count * PAGE, _MADV_POPULATE_WRITE) == 0:
+                continue
+            for page in range(first, first + count):
+                byte = ctypes.c_char.from_address(base + page * PAGE)
+                byte.value = byte.value
 
     def copy_pages_to(self, runs: list[tuple[int, int]], base: int) -> None:
         """Copy these runs of this guest's pages to the same pages of the memory at `base`.

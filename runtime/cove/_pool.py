@@ -17,6 +17,7 @@ removed (with `persist_sessions`).
 
 from __future__ import annotations
 
+import collections
 import fcntl
 import logging
 import math
@@ -32,6 +33,7 @@ import anyio
 import anyio.abc
 import msgspec
 
+from . import _protocol as protocol
 from ._artifact import Artifact, trim_heap
 from ._engine import Engine
 from ._errors import CapacityError, InterpreterError, InvalidRequestError, SessionNotFoundError
@@ -142,6 +144,10 @@ class Pool:
         self._wake_at = 0.0
         self._next_due = 0.0
         self._reaper_wake: anyio.Event | None = None
+        # Spare sessions (`PoolSettings.spare_sessions`): made ahead, handed over at creation.
+        self._spares: collections.deque[Session] = collections.deque()
+        self._making_spares = False
+        self._first_call_runs: list[tuple[int, int]] = []
         self._restored = 0
         self.stale_removed: int = 0
 
@@ -151,6 +157,7 @@ class Pool:
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()
         self._tg.start_soon(self._reaper)
+        self._tg.start_soon(self._keep_spares)
         return self
 
     async def __aexit__(
@@ -230,6 +237,28 @@ class Pool:
         self._pristine = Guest(
             engine, pristine, tmp=pristine, memory_bytes=engine.initial_memory_bytes
         )
+        if self.settings.spare_sessions:
+            self._first_call_runs = self._learn_first_call()
+
+    def _learn_first_call(self) -> list[tuple[int, int]]:
+        """The pages a fresh interpreter's first call writes (a trivial one, in a throwaway
+        instance with no quota): what spares make private ahead of their first call."""
+        assert self._pristine is not None
+        assert self._dir is not None
+        engine = self.engine
+        throwaway = Guest(
+            engine,
+            self._dir / ".pristine",
+            tmp=self._dir / ".pristine",
+            memory_bytes=engine.initial_memory_bytes,
+        )
+        try:
+            request = protocol.ExecRequest(code="pass", max_output_bytes=1024)
+            if throwaway.request(request, bytes_left=0, files_left=0) is None:
+                return []
+            return throwaway.changed_runs(self._pristine)
+        finally:
+            throwaway.close()
 
     def _workspace(self, session_id: str) -> Workspace:
         assert self._dir is not None
@@ -374,6 +403,15 @@ class Pool:
                 f"memory_bytes {fmt_bytes(limits.memory_bytes)} is below the"
                 f" {fmt_bytes(engine.initial_memory_bytes)} the interpreter starts with"
             )
+        if self._spares and self._spares[0].limits.memory_bytes == limits.memory_bytes:
+            spare = self._spares.popleft()
+            spare.hand_over(limits)
+            self._sessions[spare.session_id] = spare
+            self._schedule(spare)
+            self._created += 1
+            if self._tg is not None:
+                self._tg.start_soon(self._keep_spares)
+            return spare
         session_id = secrets.token_urlsafe(24)
         assert self._dir is not None
         # Count the slot before awaiting, so concurrent creations respect max_sessions.
@@ -392,6 +430,33 @@ class Pool:
         self._schedule(session)
         self._created += 1
         return session
+
+    async def _keep_spares(self) -> None:
+        """Make spares until there are `spare_sessions` (within `max_sessions`, counting them);
+        one task at a time, in the pool's task group. Never raises."""
+        settings = self.settings
+        if self._making_spares or not settings.spare_sessions:
+            return
+        self._making_spares = True
+        try:
+            while (
+                not self._closed
+                and len(self._spares) < settings.spare_sessions
+                and len(self._sessions) + self._pending + len(self._spares) < settings.max_sessions
+            ):
+                session_id = secrets.token_urlsafe(24)
+                spare = self._session(
+                    session_id, self._workspace(session_id), limits=settings.session_limits(None)
+                )
+                await Session.create(spare, prefault=self._first_call_runs)
+                if self._closed:
+                    await spare.aclose()
+                    return
+                self._spares.append(spare)
+        except Exception:
+            _log.exception("could not make a spare session")
+        finally:
+            self._making_spares = False
 
     async def fork_session(self, session_id: str) -> Session:
         """A new session with a copy of `session_id`'s state and workspace (`Session.fork`).
@@ -602,11 +667,14 @@ class Pool:
         for sid in list(self._sessions):
             await self.destroy_session(sid)
         if self._tg is not None:
-            # Cancels the reaper; session closings already started are shielded and run to
-            # the end before the task group exits.
+            # Cancels the reaper and the making of spares; session closings already started
+            # are shielded and run to the end before the task group exits.
             tg, self._tg = self._tg, None
             tg.cancel_scope.cancel()
             await tg.__aexit__(None, None, None)
+        while self._spares:
+            with anyio.CancelScope(shield=True):
+                await self._spares.popleft().aclose()
         if self._pristine is not None:
             self._pristine.close()
         if self._watcher is not None:

@@ -139,19 +139,33 @@ class Session:
             self._suspended = True
 
     @staticmethod
-    async def create(session: Session) -> Session:
-        """Make a new session's workspace directory and interpreter, in one worker thread."""
+    async def create(session: Session, *, prefault: list[tuple[int, int]] | None = None) -> Session:
+        """Make a new session's workspace directory and interpreter, in one worker thread.
+        With `prefault` (a spare, made ahead): those pages of its memory are made private
+        now (`Guest.prefault`) and the workspace's tracker set up, so the first call skips it."""
 
         def setup() -> None:
             session.workspace.make()
             try:
-                session._guest = session._new_guest()
+                guest = session._guest = session._new_guest()
+                if prefault is not None:
+                    guest.prefault(prefault)
+                    session.workspace.usage()
             except BaseException:
                 session.workspace.remove()
                 raise
 
         await anyio.to_thread.run_sync(setup, limiter=session._limiter)
         return session
+
+    def hand_over(self, limits: Limits) -> None:
+        """A spare given to its user: its limits (with the memory limit it was made with) and
+        its clocks, from now."""
+        if limits.memory_bytes != self.limits.memory_bytes:
+            raise InterpreterError("a spare session's memory limit cannot change")
+        self.limits = limits
+        self._host = HostServices(self.workspace, limits, self._new_guest)
+        self.created_at = self.last_activity_at = time.time()
 
     def _new_guest(self, memory_bytes: int | None = None) -> Guest:
         memory = self.limits.memory_bytes if memory_bytes is None else memory_bytes

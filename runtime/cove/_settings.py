@@ -132,6 +132,10 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
         persist_sessions: On close, suspend every session into `workspace_root`'s `held/`
             directory instead of destroying it, and on open take back what is there: held
             sessions survive a restart, their clocks still running. Needs `workspace_root`.
+        spare_sessions: Sessions kept made ahead (interpreter instantiated, the pages a first
+            call writes already private), so that creating one hands a spare over at once and
+            its first call skips the page faults; made again in the background. Used for
+            sessions with the default memory limit, within `async with Pool(...)` only. 0: none.
     """
 
     workspace_root: str | None = None
@@ -162,10 +166,13 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
     max_directory_depth: int = 64
     suspend_after_s: float | None = None
     persist_sessions: bool = False
+    spare_sessions: int = 1
 
     def __post_init__(self) -> None:
         if self.max_sessions < 1 or self.max_queued_calls < 0 or self.worker_threads < 1:
             raise InvalidRequestError("max_sessions and worker_threads must be at least 1")
+        if not 0 <= self.spare_sessions <= 64:
+            raise InvalidRequestError("spare_sessions must be between 0 and 64")
         if not 8 <= self.max_open_files <= 4096 or not 1 <= self.max_directory_depth <= 1024:
             raise InvalidRequestError(
                 "max_open_files must be 8 to 4096, max_directory_depth 1 to 1024"

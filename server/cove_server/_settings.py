@@ -429,6 +429,17 @@ SETTINGS: tuple[Setting, ...] = (
         "milliseconds. `never` turns it off. A session whose code holds files open stays live.",
     ),
     Setting(
+        env="COVE_SPARE_SESSIONS",
+        target="pool",
+        field="spare_sessions",
+        parse=_int,
+        default_doc="`1`",
+        doc="Sessions made ahead: creating a session hands a spare over at once (no "
+        "interpreter to instantiate), and the pages a first call writes are already private, "
+        "so that call skips their page faults; another is made in the background. Sessions "
+        "asking for a memory limit other than the default are made on demand. `0`: none.",
+    ),
+    Setting(
         env="COVE_PERSIST_SESSIONS",
         target="pool",
         field="persist_sessions",

@@ -1,0 +1,107 @@
+"""Spare sessions (`PoolSettings.spare_sessions`): made ahead, handed over at creation, as new
+as a session made on demand, and gone with the pool."""
+
+from __future__ import annotations
+
+import ctypes
+import pathlib
+import time
+
+import anyio
+import msgspec
+import pytest
+
+import cove
+
+pytestmark = pytest.mark.anyio
+
+
+async def _spare_ready(pool: cove.Pool, count: int = 1) -> None:
+    with anyio.fail_after(30):
+        while len(pool._spares) < count:  # pyright: ignore[reportPrivateUsage]
+            await anyio.sleep(0.01)
+
+
+async def test_a_spare_is_handed_over_with_its_clocks_and_limits_from_now(
+    settings: cove.PoolSettings,
+) -> None:
+    async with cove.Pool(settings) as pool:
+        await _spare_ready(pool)
+        spare = pool._spares[0]  # pyright: ignore[reportPrivateUsage]
+        assert pool.session_ids() == [] and pool.statistics().sessions == 0
+        await anyio.sleep(0.05)
+        before = time.time()
+        session = await pool.create_session(cove.SessionOptions(idle_timeout_s=123))
+        assert session is spare
+        assert session.created_at >= before and session.last_activity_at >= before
+        assert session.limits.idle_timeout_s == 123
+        assert pool.session_ids() == [session.session_id]
+        # As new as any: the model's first cell is cell 1, nothing in its namespace or files.
+        result = await session.run_code(
+            "print(sorted(k for k in globals() if not k.startswith('__')))\n1/0"
+        )
+        assert result.stdout == "[]\n"
+        assert "<cell-1>" in result.stderr
+        assert await session.list_files() == []
+        await _spare_ready(pool)  # and another is made
+        assert pool._spares[0] is not session  # pyright: ignore[reportPrivateUsage]
+
+
+async def test_another_memory_limit_is_made_on_demand(settings: cove.PoolSettings) -> None:
+    async with cove.Pool(settings) as pool:
+        await _spare_ready(pool)
+        spare = pool._spares[0]  # pyright: ignore[reportPrivateUsage]
+        bigger = settings.defaults.memory_bytes + (64 << 20)
+        session = await pool.create_session(cove.SessionOptions(memory_bytes=bigger))
+        assert session is not spare
+        assert session.limits.memory_bytes == bigger
+        assert pool._spares[0] is spare  # pyright: ignore[reportPrivateUsage]
+
+
+async def test_made_ahead_pages_hold_the_same_bytes(settings: cove.PoolSettings) -> None:
+    """Prefaulting makes pages private without changing a byte: a spare's memory equals a
+    never-run interpreter's, page for page."""
+    async with cove.Pool(settings) as pool:
+        await _spare_ready(pool)
+        runs = pool._first_call_runs  # pyright: ignore[reportPrivateUsage]
+        assert sum(count for _, count in runs) > 50  # a first call writes hundreds of pages
+        spare = pool._spares[0]  # pyright: ignore[reportPrivateUsage]
+        guest = spare._guest  # pyright: ignore[reportPrivateUsage]
+        pristine = pool._pristine  # pyright: ignore[reportPrivateUsage]
+        assert guest is not None and pristine is not None
+        assert guest.memory_bytes() == pristine.memory_bytes()
+        size = guest.memory_bytes()
+        a = guest._memory.address()  # pyright: ignore[reportPrivateUsage]
+        b = pristine._memory.address()  # pyright: ignore[reportPrivateUsage]
+        assert ctypes.string_at(a, size) == ctypes.string_at(b, size)
+
+        # ... and the pages are already its own (mapped privately), which is the point.
+        def pages(found: list[tuple[int, int]]) -> set[int]:
+            return {p for first, count in found for p in range(first, first + count)}
+
+        assert pages(guest.changed_runs(pristine)) >= pages(runs)
+
+
+async def test_spares_respect_max_sessions_and_go_with_the_pool(
+    settings: cove.PoolSettings,
+) -> None:
+    root = pathlib.Path(settings.workspace_root or "")
+    async with cove.Pool(msgspec.structs.replace(settings, max_sessions=1)) as pool:
+        await _spare_ready(pool)
+        await pool.create_session()
+        await anyio.sleep(0.2)
+        assert len(pool._spares) == 0  # pyright: ignore[reportPrivateUsage]
+        with pytest.raises(cove.CapacityError):
+            await pool.create_session()
+    assert list(root.iterdir()) == []
+    async with cove.Pool(settings) as pool:
+        await _spare_ready(pool)
+    assert list(root.iterdir()) == []
+
+
+async def test_no_spares_when_turned_off(settings: cove.PoolSettings) -> None:
+    async with cove.Pool(msgspec.structs.replace(settings, spare_sessions=0)) as pool:
+        await anyio.sleep(0.2)
+        assert len(pool._spares) == 0  # pyright: ignore[reportPrivateUsage]
+        session = await pool.create_session()
+        assert (await session.run_code("print(1)")).stdout == "1\n"
