@@ -27,7 +27,7 @@ from typing import Any
 
 from tests.support.servers import free_port, start_process, stop_server
 
-from . import images, inprocess, interpreter, load, packages, scientific
+from . import images, inprocess, interpreter, lean, load, packages, scientific
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
@@ -122,10 +122,25 @@ def run_http(rounds: int, n: int, duration: float) -> dict[str, Any]:
             for name in per:
                 results[name][scenario] = _median_of(per[name])
             print(f"  {scenario}: done", file=sys.stderr)
+        # The lean client: latency without httpx's own cost, and server CPU per exec.
+        lean_per: dict[str, list[Any]] = {"cove": [], "baseline": []}
+        for r in range(rounds):
+            for name in ("cove", "baseline") if r % 2 == 0 else ("baseline", "cove"):
+                url, pid = backends[name]
+                lean_per[name].append(
+                    {
+                        "latency": lean.latency(url, max(n, 1000)),
+                        "cpu_per_exec": lean.cpu_per_exec(url, pid),
+                    }
+                )
+        for name in lean_per:
+            results[name]["lean"] = _median_of(lean_per[name])
+        print("  lean client: done", file=sys.stderr)
         for name, (url, pid) in backends.items():
             results[name]["idle_memory"] = asyncio.run(
                 load.run(url, scenarios=["idle_memory"], pid=pid)
             )["idle_memory"]
+            results[name]["idle_cpu"] = lean.idle_cpu(url, pid)
     finally:
         for proc in (cove, baseline):
             stop_server(proc)
@@ -197,7 +212,7 @@ def main() -> None:
     os.sync()
     if "inprocess" in selected:
         print("in-process ...", file=sys.stderr)
-        results["inprocess"] = inprocess.run(cache, consume_fuel=True)
+        results["inprocess"] = inprocess.run(cache)
     if "pytest_benchmark" in selected:
         results["pytest_benchmark"] = run_pytest_benchmark()
     if "packages" in selected:

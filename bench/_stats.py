@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import pathlib
 import statistics
@@ -44,13 +45,16 @@ def memory_kib(pid: int | None = None) -> dict[str, int]:
 
 
 async def time_calls(
-    n: int, fn: Callable[[], Awaitable[object]], warmup: int = 10
+    n: int, fn: Callable[[], Awaitable[object]], warmup: int = 10, gap_s: float = 0.0
 ) -> dict[str, float]:
-    """Run `fn` `warmup` times untimed, then `n` times timed one by one; the summary."""
+    """Run `fn` `warmup` times untimed, then `n` times timed one by one (`gap_s` apart,
+    untimed); the summary."""
     for _ in range(warmup):
         await fn()
     samples = []
     for _ in range(n):
+        if gap_s:
+            await asyncio.sleep(gap_s)
         t0 = time.perf_counter()
         await fn()
         samples.append(time.perf_counter() - t0)

@@ -24,6 +24,22 @@ from ._stats import memory_kib, summary
 TRIVIAL = json.dumps({"op": "exec", "code": "pass", "max_output_bytes": 1 << 20}).encode()
 LOOP = "total = 0\nfor i in range(3_000_000):\n    total += i * i % 7\n"
 SUM = "sum(range(10**7))"
+# Pure-Python workloads against native CPython 3.11: (setup, untimed; the timed code).
+WORKLOADS = {
+    "loop": ("", LOOP),
+    "sum_range": ("", SUM),
+    "genexpr_squares": ("", "sum(i * i for i in range(3_000_000))"),
+    "json_100k_dicts": (
+        "import json\ndocs = [{'id': i, 'name': f'item {i}', 'tags': ['a', 'b'], 'price': i / 4}"
+        " for i in range(100_000)]",
+        "json.loads(json.dumps(docs))",
+    ),
+    "regex_findall_1mb": (
+        "import re\ntext = ('lorem ipsum 12345 dolor sit amet, mail ana@example.org now. ' * 20_000)"
+        "[:1_000_000]\npattern = re.compile(r'[\\w.]+@[\\w.]+|\\d+|\\b[a-z]{5}\\b')",
+        "pattern.findall(text)",
+    ),
+}
 
 
 def _call(guest: Guest, payload: bytes) -> None:
@@ -38,8 +54,12 @@ def _call(guest: Guest, payload: bytes) -> None:
     assert outcome.trapped is None and outcome.response is not None
 
 
-def _native(code: str, repeats: int) -> list[float]:
-    program = f"import time\nsrc = {code!r}\nc = compile(src, 'b', 'exec')\nfor _ in range({repeats}):\n    t = time.perf_counter(); exec(c, {{}}); print(time.perf_counter() - t)\n"
+def _native(setup: str, code: str, repeats: int) -> list[float]:
+    program = (
+        f"import time\nns = {{}}\nexec({setup!r}, ns)\nc = compile({code!r}, 'b', 'exec')\n"
+        f"for _ in range({repeats}):\n"
+        "    t = time.perf_counter(); exec(c, ns); print(time.perf_counter() - t)\n"
+    )
     out = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, check=True
     )
@@ -81,7 +101,12 @@ def run(
         results["trivial_call"] = summary(trivial)
 
         # Pure Python in the guest against native CPython 3.11 on this machine.
-        for name, code in (("loop", LOOP), ("sum_range", SUM)):
+        for name, (setup, code) in WORKLOADS.items():
+            if setup:
+                _call(
+                    g,
+                    json.dumps({"op": "exec", "code": setup, "max_output_bytes": 1 << 20}).encode(),
+                )
             payload = json.dumps(
                 {
                     "op": "exec",
@@ -100,7 +125,7 @@ def run(
                     max_response_bytes=1 << 30,
                 )
                 guest_times.append(float(json.loads(out.response or b"{}")["stdout"]))
-            native_times = _native(code, repeats)
+            native_times = _native(setup, code, repeats)
             results[f"python_{name}"] = {
                 "guest_ms": min(guest_times) * 1000,
                 "native_ms": min(native_times) * 1000,
