@@ -8,17 +8,21 @@ import pathlib
 _TICK_NS = 1_000_000_000 // os.sysconf("SC_CLK_TCK")
 
 
+def _tasks(pid: int) -> list[pathlib.Path]:
+    """The /proc/PID/task entries of a process (none if it is gone)."""
+    try:
+        return list(pathlib.Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return []
+
+
 def tree_pids(pid: int) -> list[int]:
     """`pid` and all its descendants (through every thread's children)."""
     pids, stack = [], [pid]
     while stack:
         p = stack.pop()
         pids.append(p)
-        try:
-            tasks = list(pathlib.Path(f"/proc/{p}/task").iterdir())
-        except OSError:
-            continue
-        for task in tasks:
+        for task in _tasks(p):
             try:
                 stack.extend(int(c) for c in (task / "children").read_text().split())
             except OSError:
@@ -46,11 +50,7 @@ def tree_thread_ns(pid: int) -> dict[tuple[int, int], int]:
     (process, thread): for small amounts such as an idle server's."""
     out: dict[tuple[int, int], int] = {}
     for p in tree_pids(pid):
-        try:
-            tasks = list(pathlib.Path(f"/proc/{p}/task").iterdir())
-        except OSError:
-            continue
-        for task in tasks:
+        for task in _tasks(p):
             try:
                 out[(p, int(task.name))] = int((task / "schedstat").read_text().split()[0])
             except (OSError, ValueError):

@@ -5,7 +5,8 @@ on two cores and hides the servers' own differences in latency. `LeanClient` sen
 request with one `sendall` on a kept-alive socket (TCP_NODELAY) and reads the reply by its
 Content-Length: the least a client can do. With it:
 
-- latency of the warm trivial exec, a print and the editor's view, on each backend;
+- latency of the warm trivial exec, a print and the editor's view, and of a new session's
+  creation and first exec, on each backend;
 - server CPU per warm trivial exec: the server's whole process tree (so the baseline's REPL
   subprocesses count), from /proc, over many calls;
 - an idle server's CPU per second with 100 held sessions (each after one call).
@@ -114,9 +115,32 @@ def latency(base_url: str, n: int) -> dict[str, Any]:
                 assert status < 300, (name, status, _)
             out[name] = summary(samples)
         client.call("DELETE", f"/sessions/{sid}")
+        out["create_first_exec"] = _create_first_exec(client, max(20, n // 5))
         return out
     finally:
         client.close()
+
+
+def _create_first_exec(client: LeanClient, n: int, gap_s: float = 0.01) -> dict[str, float]:
+    """A new session and its first exec, timed together, `gap_s` apart (untimed): as a
+    gateway creates sessions, one per conversation. (`load.create_first_exec` makes them
+    back to back, through httpx.)"""
+    create = client.prepare("POST", "/sessions", {})
+    first = _code("pass")
+    samples = []
+    for _ in range(n + 2):
+        time.sleep(gap_s)
+        t0 = time.perf_counter()
+        status, body = client.send(create)
+        if status >= 300:
+            raise RuntimeError(f"POST /sessions: {status} {body[:200]!r}")
+        sid = json.loads(body)["session_id"]
+        status, body = client.send(client.prepare("POST", f"/sessions/{sid}/exec", first))
+        samples.append(time.perf_counter() - t0)
+        if status >= 300:
+            raise RuntimeError(f"POST /sessions/{{id}}/exec: {status} {body[:200]!r}")
+        client.call("DELETE", f"/sessions/{sid}")
+    return summary(samples[2:])
 
 
 def cpu_per_exec(base_url: str, pid: int, n: int = 3000) -> dict[str, float]:

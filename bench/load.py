@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import pathlib
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -154,15 +153,10 @@ async def churn(b: Backend, duration_s: float, concurrency: int = 4) -> dict[str
 
 def tree_memory_kib(pid: int) -> dict[str, int]:
     """RSS and PSS summed over a process and all its descendants."""
+    from ._proc import tree_pids
     from ._stats import memory_kib
 
-    pids, stack = [], [pid]
-    while stack:
-        p = stack.pop()
-        pids.append(p)
-        for task in pathlib.Path(f"/proc/{p}/task").iterdir():
-            children = (task / "children").read_text().split()
-            stack.extend(int(c) for c in children)
+    pids = tree_pids(pid)
     total = {"rss_kib": 0, "pss_kib": 0, "processes": 0}
     for p in pids:
         try:

@@ -155,34 +155,44 @@ _PURE_PYTHON = (
 # Written from this round's profile (py-spy, `--threads --native`, on `cove serve` under the
 # lean client's warm trivial execs); see docs/benchmarks.md.
 _DOMINATES = """\
-Profiled with py-spy (`py-spy record --threads --native --format raw`) on `cove serve` under
-3,000+ warm trivial execs from the lean client. Almost all of a call's server CPU is the event
-loop thread; the session's worker thread and the wasm are a small part.
+Profiled with py-spy (`py-spy record --threads --native --format raw`, 500 Hz) on `cove serve`
+under 15,000 warm trivial execs from the lean client. Nearly all of a call's server CPU is the
+event loop's thread; the session's worker thread and the wasm are a small part.
 
-- **Server CPU per exec and warm-exec latency.** Of the event loop's busy time per exec: about
-  30% is uvicorn and httptools (parsing, the socket write), about 15% Litestar's router and
-  its exception middleware, about 25% handing the call to the session's thread and back
-  (the lock, the capacity limiter, a shielded wait, the thread wake-ups), and the rest Cove's
-  own decode, result and encode. On Python 3.11 every lookup of the running loop is a
-  `getpid` system call (~10% of the loop's time, from anyio's cancel scope and lock and from
-  asyncio itself). Done this round: the exec route is served as plain ASGI under the same
-  middleware and exception handlers (−60 µs of CPU per exec), body deadlines use one loop
-  timer instead of anyio's cancel scope, the session lock and the capacity limiter are taken
-  without a checkpoint when free, correlation ids come without a system call. What is left
-  against the baseline is the hop to a worker thread (two wake-ups and a shielded wait),
-  which a native REPL subprocess on the other core does not need: closing it would mean
-  running guest calls on the event loop's own thread, which it cannot afford for calls of
-  unknown length.
-- **Editor view.** The baseline reads the file on the host in its request handler; Cove's
-  editor runs inside the guest, as the contract's semantics need (the same code as the
-  model's, the same limits).
-- **Create + first exec.** Two HTTP round trips and the first call's copy-on-write page
-  faults (the guest touching its snapshot's pages) are most of it; the baseline forks a
-  process, which is fast on this machine.
+- **Server CPU per exec, warm-exec and print latency.** Of the event loop's busy time per exec:
+  about 35% is uvicorn and httptools (parsing the request, and the response's socket write),
+  about 10% Litestar's router and exception middleware, about 6% Cove's middleware (auth,
+  access log, metrics, body deadlines), about 23% handing the call to the session's thread and
+  back (the session lock, the capacity limiter, a shielded wait, two cross-thread wake-ups),
+  and the rest Cove's decode, result and encode. On Python 3.11 every lookup of the running
+  loop is a `getpid` system call: ~10% of the loop's time, from asyncio itself and from
+  anyio's cancel scope and lock. Done this round: the exec route's handler is plain ASGI
+  under the same middleware and exception handlers (~330 → ~265 µs of CPU per exec), body
+  deadlines use one loop timer instead of anyio's cancel scope, the session lock and the
+  capacity limiter are taken without a checkpoint when free, correlation ids come without a
+  system call. What is left against the baseline is the hop to a worker thread, which a
+  native REPL subprocess on the other core does not pay in the server process: closing it
+  would mean running guest code on the event loop's thread, which cannot be afforded for
+  calls of unknown length. What would close the rest: Python 3.12+ (no `getpid` per loop
+  lookup) and dropping anyio from the per-call path under asyncio.
+- **Editor view** (and any file-heavy call). Every WASI file operation of the guest crosses
+  to Tokio's blocking thread pool inside wasmtime (`spawn_blocking`): measured in the guest,
+  `os.stat` 57 µs, `open(...).read()` of a 250-byte file 138 µs, against ~1-5 µs natively;
+  `strace -f -c` shows the futex hand-offs and `tokio-rt-worker` threads. The editor's view
+  is four such operations. Wasmtime has an opt-in to block the calling thread instead
+  (`WasiCtxBuilder::allow_blocking_current_thread`, wasmtime PR #8190), but its C API, which
+  wasmtime-py wraps, does not expose it: closing this needs that setter upstream. The
+  baseline reads the file in its own request handler, with no sandbox between.
+- **Create + first exec.** Creating a session now hands over a spare made ahead, and the
+  spare's first call skips ~360 copy-on-write faults; in-process, create to first call is
+  1.6 ms p50. Over HTTP the httpx client's own ~0.7 ms per request is paid twice, and a first
+  call still costs ~1 ms after its pages are private (a new instance's first pass through
+  the interpreter's code and data, cold in the caches): 0.1× of the baseline's ~20 ms would
+  be 2 ms for all of it.
 - **Pure Python.** CPython's eval loop in wasm dispatches through a `switch` (wasm has no
   computed gotos) and wasmtime checks the epoch at every loop back-edge (deadlines need it).
-  `-O3` was measured slower than `-O2` before; LTO and PGO need a rebuild of the artifact
-  and were not tried this round. json and regex, which run in C, are within target; the
+  `-O3` was measured slower than `-O2` earlier; LTO and PGO need a rebuild of the artifact and
+  were not tried this round. json and regex, which run in C, are within target; the
   interpreter loop is not.
 """
 
@@ -518,6 +528,13 @@ def _http(r: dict[str, Any]) -> list[str]:
         lines.append(
             f"| {key.replace('_', ' ')} p50, lean client (ms) | {_ms(cv)} | {_ms(bv)} | {cv / bv:.2f}× |"
         )
+    if "create_first_exec" in cl["latency"]:
+        cv = cl["latency"]["create_first_exec"]["p50_ms"]
+        bv = bl["latency"]["create_first_exec"]["p50_ms"]
+        lines.append(
+            f"| create + first exec p50, lean client, 10 ms apart (ms) | {_ms(cv)} | {_ms(bv)} |"
+            f" {cv / bv:.2f}× |"
+        )
     ccpu, bcpu = cl["cpu_per_exec"]["cpu_us_per_exec"], bl["cpu_per_exec"]["cpu_us_per_exec"]
     lines.append(
         f"| server CPU per warm trivial exec (µs) | {ccpu:.0f} | {bcpu:.0f} | {ccpu / bcpu:.2f}× |"
@@ -557,10 +574,17 @@ def _http(r: dict[str, Any]) -> list[str]:
             1.0,
         )
     row(
-        "create + first exec p50 ≤ 0.1× baseline",
+        "create + first exec p50 ≤ 0.1× baseline, httpx, back to back",
         c["create_first_exec"]["p50_ms"] / b["create_first_exec"]["p50_ms"],
         0.1,
     )
+    if "create_first_exec" in cl["latency"]:
+        row(
+            "create + first exec p50 ≤ 0.1× baseline, lean client, 10 ms apart",
+            cl["latency"]["create_first_exec"]["p50_ms"]
+            / bl["latency"]["create_first_exec"]["p50_ms"],
+            0.1,
+        )
     row("in-process trivial call p50 ≤ 0.2 ms", ipr["trivial_call"]["p50_ms"], 0.2, " ms")
     row("in-process create session p50 ≤ 0.3 ms", ipr["create_session"]["p50_ms"], 0.3, " ms")
     for key, label, target in _PURE_PYTHON:

@@ -142,7 +142,8 @@ class Session:
     async def create(session: Session, *, prefault: list[tuple[int, int]] | None = None) -> Session:
         """Make a new session's workspace directory and interpreter, in one worker thread.
         With `prefault` (a spare, made ahead): those pages of its memory are made private
-        now (`Guest.prefault`) and the workspace's tracker set up, so the first call skips it."""
+        now (`Guest.prefault`), a first request made, and the workspace's tracker set up, so
+        the first call skips all of it."""
 
         def setup() -> None:
             session.workspace.make()
@@ -150,6 +151,11 @@ class Session:
                 guest = session._guest = session._new_guest()
                 if prefault is not None:
                     guest.prefault(prefault)
+                    # A first request (a ping: the driver's per-session start, its fresh
+                    # randomness, and the paths every call takes) also warms what a new
+                    # instance sets up lazily; nothing the model's code can see changes.
+                    if guest.request(protocol.PingRequest(), bytes_left=0, files_left=0) is None:
+                        raise InterpreterError("a spare interpreter did not answer")
                     session.workspace.usage()
             except BaseException:
                 session.workspace.remove()

@@ -133,9 +133,10 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
             directory instead of destroying it, and on open take back what is there: held
             sessions survive a restart, their clocks still running. Needs `workspace_root`.
         spare_sessions: Sessions kept made ahead (interpreter instantiated, the pages a first
-            call writes already private), so that creating one hands a spare over at once and
-            its first call skips the page faults; made again in the background. Used for
-            sessions with the default memory limit, within `async with Pool(...)` only. 0: none.
+            call writes already private, a first request made), so that creating one hands a
+            spare over at once and its first call costs about a third of a new one's; made
+            again in the background. Used for sessions with the default memory limit, within
+            `async with Pool(...)` only. 0: none.
     """
 
     workspace_root: str | None = None

@@ -59,9 +59,16 @@ class SessionWorker:
         try:
             future: asyncio.Future[T] = loop.create_future()
             self._submit((func, loop, future))
-            with anyio.CancelScope(shield=True):
-                await asyncio.wait((future,))
-            return future.result()
+            try:
+                return await asyncio.shield(future)
+            except asyncio.CancelledError:
+                # Cancelled while the call runs: it is never abandoned. Wait for it in a
+                # shielded scope (entered only now: it costs several loop lookups), then let
+                # the cancellation go on.
+                if not future.done():
+                    with anyio.CancelScope(shield=True):
+                        await asyncio.wait((future,))
+                raise
         finally:
             limiter.release_on_behalf_of(task)
 

@@ -64,7 +64,9 @@ _UNAUTHORIZED_BODY: dict[str, Any] = {
 
 
 def _route_of(path: str) -> str:
-    return _SESSION_SEGMENT.sub("/sessions/{session_id}", path)
+    if not path.startswith("/sessions/"):
+        return path
+    return _SESSION_SEGMENT.sub("/sessions/{session_id}", path, count=1)
 
 
 class _Edge:
@@ -120,17 +122,18 @@ class _Edge:
             route = _route_of(path)
             method = str(scope["method"])
             self.metrics.record_http(method, route, status)
-            access_log.info(
-                "request",
-                extra={
-                    "http": {
-                        "method": method,
-                        "route": route,
-                        "status": status,
-                        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
-                    }
-                },
-            )
+            if access_log.isEnabledFor(logging.INFO):
+                access_log.info(
+                    "request",
+                    extra={
+                        "http": {
+                            "method": method,
+                            "route": route,
+                            "status": status,
+                            "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+                        }
+                    },
+                )
 
     def _authorised(self, scope: Any) -> bool:
         assert self.token is not None

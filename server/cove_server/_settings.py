@@ -435,9 +435,10 @@ SETTINGS: tuple[Setting, ...] = (
         parse=_int,
         default_doc="`1`",
         doc="Sessions made ahead: creating a session hands a spare over at once (no "
-        "interpreter to instantiate), and the pages a first call writes are already private, "
-        "so that call skips their page faults; another is made in the background. Sessions "
-        "asking for a memory limit other than the default are made on demand. `0`: none.",
+        "interpreter to instantiate), with the pages a first call writes already private and "
+        "a first request made, so its first call costs about a third of a new one's; another "
+        "is made in the background. Sessions asking for a memory limit other than the "
+        "default are made on demand. `0`: none.",
     ),
     Setting(
         env="COVE_PERSIST_SESSIONS",

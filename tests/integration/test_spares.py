@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 import cove
+from cove._guest import Guest
 
 pytestmark = pytest.mark.anyio
 
@@ -58,28 +59,31 @@ async def test_another_memory_limit_is_made_on_demand(settings: cove.PoolSetting
         assert pool._spares[0] is spare  # pyright: ignore[reportPrivateUsage]
 
 
-async def test_made_ahead_pages_hold_the_same_bytes(settings: cove.PoolSettings) -> None:
-    """Prefaulting makes pages private without changing a byte: a spare's memory equals a
-    never-run interpreter's, page for page."""
+async def test_prefaulting_keeps_every_byte_and_makes_the_pages_private(
+    settings: cove.PoolSettings,
+) -> None:
+    """`Guest.prefault` takes the copy-on-write faults of a first call's pages ahead without
+    changing a byte: a fresh interpreter's memory is the same before and after, page for page."""
     async with cove.Pool(settings) as pool:
-        await _spare_ready(pool)
         runs = pool._first_call_runs  # pyright: ignore[reportPrivateUsage]
         assert sum(count for _, count in runs) > 50  # a first call writes hundreds of pages
-        spare = pool._spares[0]  # pyright: ignore[reportPrivateUsage]
-        guest = spare._guest  # pyright: ignore[reportPrivateUsage]
         pristine = pool._pristine  # pyright: ignore[reportPrivateUsage]
-        assert guest is not None and pristine is not None
-        assert guest.memory_bytes() == pristine.memory_bytes()
-        size = guest.memory_bytes()
-        a = guest._memory.address()  # pyright: ignore[reportPrivateUsage]
-        b = pristine._memory.address()  # pyright: ignore[reportPrivateUsage]
-        assert ctypes.string_at(a, size) == ctypes.string_at(b, size)
+        assert pristine is not None
+        root = pathlib.Path(settings.workspace_root or "")
+        guest = Guest(pool.engine, root, tmp=root, memory_bytes=settings.defaults.memory_bytes)
+        try:
+            size = guest.memory_bytes()
+            address = guest._memory.address()  # pyright: ignore[reportPrivateUsage]
+            before = ctypes.string_at(address, size)
+            guest.prefault(runs)
+            assert ctypes.string_at(address, size) == before
 
-        # ... and the pages are already its own (mapped privately), which is the point.
-        def pages(found: list[tuple[int, int]]) -> set[int]:
-            return {p for first, count in found for p in range(first, first + count)}
+            def pages(found: list[tuple[int, int]]) -> set[int]:
+                return {p for first, count in found for p in range(first, first + count)}
 
-        assert pages(guest.changed_runs(pristine)) >= pages(runs)
+            assert pages(guest.changed_runs(pristine)) >= pages(runs)
+        finally:
+            guest.close()
 
 
 async def test_spares_respect_max_sessions_and_go_with_the_pool(
