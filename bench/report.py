@@ -167,14 +167,16 @@ event loop's thread; the session's worker thread and the wasm are a small part.
   and the rest Cove's decode, result and encode. On Python 3.11 every lookup of the running
   loop is a `getpid` system call: ~10% of the loop's time, from asyncio itself and from
   anyio's cancel scope and lock. Done this round: the exec route's handler is plain ASGI
-  under the same middleware and exception handlers (~330 → ~265 µs of CPU per exec), body
-  deadlines use one loop timer instead of anyio's cancel scope, the session lock and the
-  capacity limiter are taken without a checkpoint when free, correlation ids come without a
-  system call. What is left against the baseline is the hop to a worker thread, which a
-  native REPL subprocess on the other core does not pay in the server process: closing it
-  would mean running guest code on the event loop's thread, which cannot be afforded for
-  calls of unknown length. What would close the rest: Python 3.12+ (no `getpid` per loop
-  lookup) and dropping anyio from the per-call path under asyncio.
+  under the same middleware and exception handlers, body deadlines use one loop timer
+  instead of anyio's cancel scope, the session lock and the capacity limiter are taken
+  without a checkpoint when free, the shielded scope is entered only when a cancellation
+  comes, correlation ids come without a system call: ~330 → ~210 µs of server CPU per warm
+  exec (the lean client's measure, at the start of this round and in this run). What is
+  left against the baseline is mostly the hop to the session's thread and back (two
+  cross-thread wake-ups; 0.045 ms p50 in-process on its own) where the baseline writes to a
+  pipe and reads the answer; running guest code on the event loop's own thread instead
+  cannot be afforded for calls of unknown length. What would close the rest: Python 3.12+
+  (no `getpid` per loop lookup) and anyio off the per-call path under asyncio.
 - **Editor view** (and any file-heavy call). Every WASI file operation of the guest crosses
   to Tokio's blocking thread pool inside wasmtime (`spawn_blocking`): measured in the guest,
   `os.stat` 57 µs, `open(...).read()` of a 250-byte file 138 µs, against ~1-5 µs natively;
@@ -183,12 +185,14 @@ event loop's thread; the session's worker thread and the wasm are a small part.
   (`WasiCtxBuilder::allow_blocking_current_thread`, wasmtime PR #8190), but its C API, which
   wasmtime-py wraps, does not expose it: closing this needs that setter upstream. The
   baseline reads the file in its own request handler, with no sandbox between.
-- **Create + first exec.** Creating a session now hands over a spare made ahead, and the
-  spare's first call skips ~360 copy-on-write faults; in-process, create to first call is
-  1.6 ms p50. Over HTTP the httpx client's own ~0.7 ms per request is paid twice, and a first
-  call still costs ~1 ms after its pages are private (a new instance's first pass through
-  the interpreter's code and data, cold in the caches): 0.1× of the baseline's ~20 ms would
-  be 2 ms for all of it.
+- **Create + first exec.** Creating a session hands over a spare made ahead (its first
+  call's pages already private, a first request answered), so a gateway's new session and
+  its first call cost ~1.4 ms over HTTP with the lean client, 10 ms apart (met). The httpx
+  scenario makes them back to back: the httpx client's own ~0.7 ms per request is paid
+  twice, and the one spare is used up faster than it is made again (~1.5 ms of background
+  work each), so most of those sessions are made on demand, their first call paying the
+  copy-on-write faults and a cold interpreter (~1.3-2.3 ms). More spares
+  (`COVE_SPARE_SESSIONS`) absorb a burst of that size, not a steady stream.
 - **Pure Python.** CPython's eval loop in wasm dispatches through a `switch` (wasm has no
   computed gotos) and wasmtime checks the epoch at every loop back-edge (deadlines need it).
   `-O3` was measured slower than `-O2` earlier; LTO and PGO need a rebuild of the artifact and
