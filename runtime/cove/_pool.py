@@ -448,7 +448,10 @@ class Pool:
                 spare = self._session(
                     session_id, self._workspace(session_id), limits=settings.session_limits(None)
                 )
-                await Session.create(spare, prefault=self._first_call_runs)
+                # Shielded (a few milliseconds): a spare made is either kept or closed here,
+                # never dropped half-made by the pool's closing.
+                with anyio.CancelScope(shield=True):
+                    await Session.create(spare, prefault=self._first_call_runs)
                 if self._closed:
                     await spare.aclose()
                     return

@@ -109,7 +109,7 @@ class Session:
     ) -> None:
         self.session_id = session_id
         self.workspace = workspace
-        self.limits = limits
+        self.limits: Limits = limits
         self.image = image
         self.created_at: float = time.time()
         self.last_activity_at: float = self.created_at

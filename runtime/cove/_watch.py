@@ -238,16 +238,16 @@ class Tracker:
         # Filled by the watcher (under its lock).
         self.touched: set[tuple[int, str]] = set()
         self.new_dirs: set[tuple[int, str]] = set()
-        self.stale = True  # nothing walked yet
-        self.broken = watcher is None or watcher.fd is None  # walk in full every time
+        self.stale: bool = True  # nothing walked yet
+        self.broken: bool = watcher is None or watcher.fd is None  # walk in full every time
         self._trees: tuple[dict[str, Entry], dict[str, Entry]] = ({}, {})
         self.signatures: dict[str, tuple[int, int]] = {}  # workspace files: (mtime_ns, size)
-        self.bytes = 0
+        self.bytes: int = 0
         self._linked = 0  # regular files with more than one link
         self._calls = 0
         # Since `mark`: each workspace file's signature before its first change (None: absent).
         self._before: dict[str, tuple[int, int] | None] = {}
-        self.walks = 0  # full walks made (for tests and the benchmark)
+        self.walks: int = 0  # full walks made (for tests and the benchmark)
 
     @property
     def files(self) -> int:

@@ -88,7 +88,7 @@ class Workspace:
         self.max_depth = max_depth
         # The usage and signatures of both trees, kept across calls (`_watch`); without a
         # watcher it walks in full each time.
-        self.tracker = Tracker(watcher, (self.root, self.tmp), _walk)
+        self.tracker: Tracker = Tracker(watcher, (self.root, self.tmp), _walk)
 
     def make(self) -> None:
         """Create the (private, empty) workspace and tmp directories."""
