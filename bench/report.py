@@ -271,9 +271,14 @@ _KERNEL_LABELS = {
 }
 
 
+def _stamp(section: dict[str, Any]) -> str:
+    """ " (commit `…`, date)" of a section measured in a run of its own, or nothing."""
+    run = section.get("run", {})
+    return f" (commit `{run['commit']}`, {run['date']})" if run else ""
+
+
 def _images(im: dict[str, Any]) -> list[str]:
-    run = im.get("run", {})
-    stamp = f" (commit `{run['commit']}`, {run['date']})" if run else ""
+    stamp = _stamp(im)
     lines = [
         "",
         "## Session images: suspend, resume, fork, restart",
@@ -362,8 +367,7 @@ def _images(im: dict[str, Any]) -> list[str]:
 def _scientific(sc: dict[str, Any]) -> list[str]:
     g, n, meth, sz = sc["guest"], sc["native"], sc["method"], sc["sizes"]
     mb = 1e6
-    run = sc.get("run", {})
-    stamp = f" (commit `{run['commit']}`, {run['date']})" if run else ""
+    stamp = _stamp(sc)
     lines = [
         "",
         "## numpy and pandas in the guest",

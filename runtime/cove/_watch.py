@@ -343,22 +343,29 @@ class Tracker:
 
     def _walk_tree(self, tree: int, root: pathlib.Path, *, watch: bool) -> bool:
         """Walk one tree in full and take what it finds; False if a watch was refused."""
+        if watch and not self._watch_root(tree, root):
+            watch = False
+        self._take_walk(tree, root, "", watch=watch)
+        return watch and not self.broken
+
+    def _take_walk(self, tree: int, directory: pathlib.Path, prefix: str, *, watch: bool) -> None:
+        """Walk `directory` (the tree's root, `prefix` "", or the directory `prefix` names) and
+        take what the walk finds as the tree's entries below it, watching every directory on
+        the way if `watch`."""
         found: dict[str, Entry] = {}
 
         def visit(rel: str, st: os.stat_result, dir_fd: int, name: str) -> None:
-            found[rel] = _entry(st)
+            path = prefix + rel
+            found[path] = _entry(st)
             if watch and not self.broken and stat.S_ISDIR(st.st_mode):
-                self._watch(tree, rel, dir_fd, name)
+                self._watch(tree, path, dir_fd, name)
 
-        if watch and not self._watch_root(tree, root):
-            watch = False
-        self._walk(root, visit)
+        self._walk(directory, visit)
         entries = self._trees[tree]
-        for p in [p for p in entries if p not in found]:
+        for p in [p for p in entries if p.startswith(prefix) and p not in found]:
             self._set(tree, p, None)
         for p, entry in found.items():
             self._set(tree, p, entry)
-        return watch and not self.broken
 
     def _watch_root(self, tree: int, root: pathlib.Path) -> bool:
         try:
@@ -410,20 +417,7 @@ class Tracker:
         finally:
             os.close(fd)
         self._set(tree, path, _entry(st))
-        found: dict[str, Entry] = {}
-        prefix = path + "/"
-
-        def visit(rel: str, est: os.stat_result, dir_fd: int, name: str) -> None:
-            found[prefix + rel] = _entry(est)
-            if not self.broken and stat.S_ISDIR(est.st_mode):
-                self._watch(tree, prefix + rel, dir_fd, name)
-
-        self._walk(root / path, visit)
-        entries = self._trees[tree]
-        for p in [p for p in entries if p.startswith(prefix) and p not in found]:
-            self._set(tree, p, None)
-        for p, entry in found.items():
-            self._set(tree, p, entry)
+        self._take_walk(tree, root / path, path + "/", watch=True)
 
 
 def _entry(st: os.stat_result) -> Entry:
