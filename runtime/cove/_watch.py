@@ -40,11 +40,12 @@ import struct
 import threading
 from collections.abc import Callable
 
-__all__ = ["RESCAN_EVERY", "Tracker", "Watcher"]
+__all__ = ["PATH_MAX", "RESCAN_EVERY", "Tracker", "Watcher"]
 
 _log = logging.getLogger("cove")
 
 RESCAN_EVERY = 1000  # calls between full walks of a tracked workspace
+PATH_MAX = 4096  # the host's limit on a path's length (Linux)
 
 _IN_MODIFY = 0x2
 _IN_ATTRIB = 0x4
@@ -244,6 +245,7 @@ class Tracker:
         self.signatures: dict[str, tuple[int, int]] = {}  # workspace files: (mtime_ns, size)
         self.bytes: int = 0
         self._linked = 0  # regular files with more than one link
+        self._rewalk_pending = False  # a new directory could not be walked by its path
         self._calls = 0
         # Since `mark`: each workspace file's signature before its first change (None: absent).
         self._before: dict[str, tuple[int, int] | None] = {}
@@ -276,6 +278,8 @@ class Tracker:
                 self._update(tree, path)
             if self.broken:  # a watch was refused on the way
                 self._rewalk(watch=False)
+            elif self._rewalk_pending:
+                self._rewalk(watch=True)
 
     def mark(self) -> None:
         """Start a call: from now, `changed` reports files that differ from their state now.
@@ -329,6 +333,7 @@ class Tracker:
     def _rewalk(self, *, watch: bool) -> None:
         """Walk both trees in full (watching every directory if `watch`)."""
         self.walks += 1
+        self._rewalk_pending = False
         watcher = self._watcher if watch else None
         if watcher is not None:
             watcher.forget(self)
@@ -405,6 +410,11 @@ class Tracker:
         """A directory made since the last refresh (nothing below it was watched): watch it and
         everything below it, then take its subtree as the walk finds it."""
         root = self._roots[tree]
+        if len(os.fsencode(root / path)) >= PATH_MAX:
+            # The walk starts from a path; past PATH_MAX only a walk of the whole tree (by
+            # descriptors, from its root) reaches it.
+            self._rewalk_pending = True
+            return
         fd = _open_dir(root, path)
         if fd is None:
             self._set(tree, path, None)

@@ -36,7 +36,7 @@ from ._errors import (
     WorkspaceFileNotFoundError,
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
-from ._watch import Tracker, Watcher
+from ._watch import PATH_MAX, Tracker, Watcher
 
 __all__ = ["FileInfo", "Usage", "Workspace", "copy_tree", "remove_tree"]
 
@@ -142,7 +142,7 @@ class Workspace:
                 f"path {path[:200]!r} is nested {len(parts) - 1} directories deep; "
                 f"the limit is {self.max_depth}"
             )
-        if len(os.fsencode(self.root.joinpath(*parts))) >= _PATH_MAX:
+        if len(os.fsencode(self.root.joinpath(*parts))) >= PATH_MAX:
             raise InvalidRequestError(f"path {path[:200]!r} is too long")
         current = self.root
         for part in parts:
@@ -357,7 +357,6 @@ class Workspace:
         return target, rel
 
 
-_PATH_MAX = 4096
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 Visit = Callable[[str, os.stat_result, int, str], None]

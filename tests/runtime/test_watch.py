@@ -313,3 +313,41 @@ def test_a_closed_workspace_drops_its_watches(ws: Workspace, watcher: _watch.Wat
 
 def test_usage_is_a_usage(ws: Workspace) -> None:
     assert isinstance(ws.usage(), Usage)
+
+
+def test_a_new_directory_past_path_max(ws: Workspace) -> None:
+    """A directory made where its host path is longer than PATH_MAX: the walk of its subtree
+    cannot start from that path, so the whole tree is walked (by descriptors) instead."""
+
+    def descend(root: pathlib.Path) -> int:
+        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+        for _ in range(25):
+            try:
+                os.mkdir("n" * 200, dir_fd=fd)
+            except FileExistsError:
+                pass
+            child = os.open("n" * 200, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        return fd
+
+    def deep_tree(root: pathlib.Path) -> None:
+        os.close(descend(root))
+
+    def new_dir_at_the_bottom(root: pathlib.Path) -> None:
+        fd = descend(root)
+        try:
+            os.mkdir("fresh", dir_fd=fd)
+            inner = os.open("fresh", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            try:
+                made = os.open("f", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=inner)
+                os.write(made, b"x" * 100)
+                os.close(made)
+            finally:
+                os.close(inner)
+        finally:
+            os.close(fd)
+
+    ws.usage()
+    check(ws, deep_tree)
+    assert len(check(ws, new_dir_at_the_bottom)) == 1
