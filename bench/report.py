@@ -272,7 +272,7 @@ _KERNEL_LABELS = {
 
 
 def _stamp(section: dict[str, Any]) -> str:
-    """ " (commit `…`, date)" of a section measured in a run of its own, or nothing."""
+    """The commit and date of a section measured in a run of its own, or nothing."""
     run = section.get("run", {})
     return f" (commit `{run['commit']}`, {run['date']})" if run else ""
 
