@@ -19,6 +19,8 @@ be complete:
   tracked workspace is walked once;
 - a directory was renamed (the watches below it would name old paths): that workspace is
   walked once;
+- a directory was made where its host path passes PATH_MAX (a subtree's walk starts from a
+  path): that workspace is walked once, by descriptors from its root;
 - a regular file has more than one link (a change through one name is reported for the other
   name's directory only): walked in full while such a file exists;
 - and every `RESCAN_EVERY` calls regardless, so nothing can drift for long.
