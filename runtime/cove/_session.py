@@ -32,6 +32,7 @@ from typing import Any
 import anyio
 import msgspec
 
+from . import _hostview as hostview
 from . import _protocol as protocol
 from . import _results as results
 from ._engine import Engine
@@ -44,7 +45,7 @@ from ._errors import (
     SessionStateError,
     TooLargeError,
 )
-from ._guest import Guest
+from ._guest import Guest, GuestOutcome
 from ._host import HostServices
 from ._image import (
     ImageError,
@@ -66,7 +67,7 @@ from ._tools import (
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
 from ._worker import SessionWorker
-from ._workspace import FileInfo, Workspace, copy_tree
+from ._workspace import FileInfo, Usage, Workspace, copy_tree
 
 __all__ = ["Session", "SessionInfo"]
 
@@ -281,6 +282,10 @@ class Session:
             ):
                 if value is not None:
                     self._check_size(value, name)
+            if edit.command == "view" and edit.path:
+                viewed = await self._view_on_host(call, edit.path, edit.view_range)
+                if viewed is not None:
+                    return viewed
             request = protocol.EditRequest(
                 command=edit.command,
                 path=edit.path,
@@ -307,6 +312,39 @@ class Session:
         return await self.execute(
             CodeExecution(input=CodeExecutionInput(code=code), timeout_seconds=timeout)
         )
+
+    async def _view_on_host(
+        self, call: TextEditor, path: str, view_range: list[int] | None
+    ) -> ExecResult | None:
+        """A text-editor `view` answered on the host, inline (`_hostview`), or None: the
+        guest answers. Taken in turn like any call; only on a live interpreter without fuel
+        metering, whose result fields (memory, fuel) the host can give as the guest would."""
+        if self._closed or self._lock.locked():
+            return None
+        async with self._lock:
+            guest = self._guest
+            if self._closed or guest is None or self._engine.consume_fuel:
+                return None
+            limits = self.limits
+            text = hostview.view_text(self.workspace, path, view_range, limits.max_output_bytes)
+            if text is None:
+                return None
+            self.calls += 1
+            self.last_activity_at = time.time()
+            tracker = self.workspace.tracker
+            result, _ = results.translate(
+                call.tool_kind(),
+                GuestOutcome(
+                    response=msgspec.json.encode(protocol.GuestResponse(stdout=text)),
+                    memory_bytes=guest.memory_bytes(),
+                ),
+                Usage(tracker.bytes, tracker.files, {}),
+                [],
+                elapsed_ms=0,
+                timeout_s=limits.timeout_s,
+                limits=limits,
+            )
+            return result
 
     def _check_size(self, text: str, what: str) -> None:
         size = len(text.encode("utf-8", "surrogatepass"))
