@@ -20,9 +20,6 @@ class EditorError(Exception):
 def _resolve(path):
     if not isinstance(path, str) or not path:
         raise EditorError("The path parameter must be a non-empty string.")
-    if "\0" in path:
-        # Before any filesystem call: os functions raise ValueError for it, a driver failure.
-        raise EditorError("The path parameter must not contain a NUL byte.")
     full = path if path.startswith("/") else os.path.join(WORKSPACE, path)
     full = os.path.normpath(full)
     if full != WORKSPACE and not full.startswith(WORKSPACE + "/"):
