@@ -16,7 +16,7 @@ Answered here only when all of these hold, else None:
 - `view_range`, if given, is one the guest accepts (the guest words the refusals);
 - the text fits the output bound uncut (the guest words the truncation).
 
-`tests/integration/test_editor.py` compares this with the guest's answer on every kind of
+`tests/integration/test_hostview.py` compares this with the guest's answer on every kind of
 file and range.
 """
 
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import stat
 
 from ._errors import CoveError
 from ._workspace import Workspace
@@ -53,14 +52,14 @@ def view_text(
     full = posixpath.normpath(path if path.startswith("/") else f"{_GUEST_ROOT}/{path}")
     if not full.startswith(_GUEST_ROOT + "/"):
         return None  # the root (a directory), or outside: the guest's words
+    rel = full[len(_GUEST_ROOT) + 1 :]
     try:
-        target = workspace.resolve(full[len(_GUEST_ROOT) + 1 :])
-        fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        # The file API's own opening: resolved, O_NOFOLLOW, regular files only.
+        fd = workspace._open_regular(rel, workspace.resolve(rel))
     except (CoveError, OSError, ValueError):
         return None
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > INLINE_MAX_BYTES:
+        if os.fstat(fd).st_size > INLINE_MAX_BYTES:
             return None
         data = os.read(fd, INLINE_MAX_BYTES + 1)
     except OSError:
