@@ -55,7 +55,7 @@ def view_text(
     rel = full[len(_GUEST_ROOT) + 1 :]
     try:
         # The file API's own opening: resolved, O_NOFOLLOW, regular files only.
-        fd = workspace._open_regular(rel, workspace.resolve(rel))
+        fd = workspace.open_regular(rel, workspace.resolve(rel))
     except (CoveError, OSError, ValueError):
         return None
     try:

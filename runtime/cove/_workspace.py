@@ -187,7 +187,13 @@ class Workspace:
                 )
         return entries
 
-    def _open_regular(self, path: str, target: pathlib.Path) -> int:
+    def open_regular(self, path: str, target: pathlib.Path) -> int:
+        """A read-only descriptor of the regular file at `target` (`resolve(path)`), opened
+        `O_NOFOLLOW`.
+
+        Raises:
+            WorkspaceFileNotFoundError, PathOutsideWorkspaceError, NotAFileError.
+        """
         try:
             fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except FileNotFoundError:
@@ -209,7 +215,7 @@ class Workspace:
             WorkspaceFileNotFoundError, NotAFileError, PathOutsideWorkspaceError, TooLargeError.
         """
         target = self.resolve(path)
-        fd = self._open_regular(path, target)
+        fd = self.open_regular(path, target)
         with os.fdopen(fd, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size > max_bytes:
@@ -296,7 +302,7 @@ class Workspace:
             WorkspaceFileNotFoundError, NotAFileError, PathOutsideWorkspaceError, TooLargeError.
         """
         target = self.resolve(path)
-        fd = self._open_regular(path, target)
+        fd = self.open_regular(path, target)
         try:
             size = os.fstat(fd).st_size
             if size > max_bytes:
