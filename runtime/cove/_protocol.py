@@ -230,7 +230,7 @@ def encode(message: GuestRequest | EchoReply | ProgramReply | ErrorReply) -> byt
     """A message as JSON bytes.
 
     Raises:
-        msgspec.EncodeError: a string is not valid Unicode text (a lone surrogate).
+        UnicodeEncodeError: a string is not valid Unicode text (a lone surrogate).
     """
     return _encoder.encode(message)
 

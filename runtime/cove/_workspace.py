@@ -118,8 +118,9 @@ class Workspace:
         Raises:
             PathOutsideWorkspaceError: absolute, `..` out, or through a symbolic link.
             WorkspaceFileNotFoundError: an intermediate component does not exist.
-            InvalidRequestError: nested deeper than `max_depth` directories, or longer than
-                the host's PATH_MAX.
+            InvalidRequestError: nested deeper than `max_depth` directories, longer than the
+                host's PATH_MAX, or not valid Unicode text (a lone surrogate; the surrogate
+                escapes of undecodable bytes in listed names are valid).
         """
         if "\0" in path:
             raise PathOutsideWorkspaceError(path, "NUL byte in path")
@@ -142,7 +143,11 @@ class Workspace:
                 f"path {path[:200]!r} is nested {len(parts) - 1} directories deep; "
                 f"the limit is {self.max_depth}"
             )
-        if len(os.fsencode(self.root.joinpath(*parts))) >= PATH_MAX:
+        try:
+            encoded = os.fsencode(self.root.joinpath(*parts))
+        except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+            raise InvalidRequestError(f"path {path[:200]!r} is not valid Unicode text") from None
+        if len(encoded) >= PATH_MAX:
             raise InvalidRequestError(f"path {path[:200]!r} is too long")
         current = self.root
         for part in parts:
@@ -473,6 +478,12 @@ def copy_tree(source: pathlib.Path, target: pathlib.Path) -> None:
     `Session.fork`, with the session's lock held, so nothing changes underneath.
     """
     os.mkdir(target, 0o700)
+    copy_contents(source, target)
+
+
+def copy_contents(source: pathlib.Path, target: pathlib.Path) -> None:
+    """`copy_tree` into `target`, an existing empty directory (a spare's workspace, which its
+    interpreter already has open)."""
     with os.scandir(source) as entries:
         for entry in entries:
             src, dst = os.path.join(source, entry.name), os.path.join(target, entry.name)

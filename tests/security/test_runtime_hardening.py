@@ -72,17 +72,36 @@ def test_stale_cleanup_at_start_survives_a_deep_tree(
     assert not stale.exists()
 
 
-async def test_forking_a_session_with_a_deep_tree_is_refused_cleanly(pool: cove.Pool) -> None:
-    session = await pool.create_session()
-    await session.run_code("kept = 42")
-    _deep_tree(session.workspace.root, 1500)  # what renames of deep chains can make
-    before = sorted(p.name for p in session.workspace.root.parent.iterdir())
-    with pytest.raises(cove.SessionStateError, match="cannot be copied"):
-        await session.fork()
-    # Nothing of the half-made copy is left, and the session and the pool go on.
-    assert sorted(p.name for p in session.workspace.root.parent.iterdir()) == before
-    assert (await session.run_code("print(kept)")).stdout == "42\n"
-    assert pool.alive and len(pool.session_ids()) == 1
+async def _spares(pool: cove.Pool, count: int) -> list[cove.Session]:
+    spares = pool._spares  # pyright: ignore[reportPrivateUsage]
+    with anyio.fail_after(30):
+        while len(spares) < count:
+            await anyio.sleep(0.01)
+    return list(spares)
+
+
+@pytest.mark.parametrize("spares", [0, 1], ids=["into a new instance", "into a spare"])
+async def test_forking_a_session_with_a_deep_tree_is_refused_cleanly(
+    settings: cove.PoolSettings, spares: int
+) -> None:
+    settings = msgspec.structs.replace(settings, spare_sessions=spares)
+    async with cove.Pool(settings) as pool:
+        session = await pool.create_session()
+        await session.run_code("kept = 42")
+        _deep_tree(session.workspace.root, 1500)  # what renames of deep chains can make
+        taken = await _spares(pool, spares)
+        with pytest.raises(cove.SessionStateError, match="cannot be copied"):
+            await session.fork()
+        # Nothing of the half-made copy is left (a spare it was to go into is closed, its
+        # directories gone, and another made), and the session and the pool go on.
+        assert all(spare.closed for spare in taken)
+        now = [session, *await _spares(pool, spares)]
+        assert not set(now) & set(taken)
+        names = [n for s in now for n in (s.workspace.root.name, s.workspace.tmp.name)]
+        left = [p.name for p in session.workspace.root.parent.iterdir() if p.name[0] != "."]
+        assert sorted(left) == sorted(names)
+        assert (await session.run_code("print(kept)")).stdout == "42\n"
+        assert pool.alive and len(pool.session_ids()) == 1
 
 
 async def test_destroying_a_session_with_a_deep_tree_leaves_the_pool_alive(
@@ -340,3 +359,39 @@ async def test_a_failing_nested_interpreter_reports_a_failure_status(
         )
     )
     assert result.stdout.strip().endswith("rc=1"), (result.stdout, result.stderr)
+
+
+async def test_text_that_is_not_unicode_is_refused_and_the_state_kept(
+    session: cove.Session,
+) -> None:
+    """An embedding caller can hand over any Python string; one with a lone surrogate (no
+    UTF-8 for it) is an InvalidRequestError before anything runs, never a raw codec error."""
+    from cove import tools
+
+    await session.run_code("kept = 42")
+    bad = "\ud800"
+    calls = [
+        lambda: session.run_code(f"print('{bad}')"),
+        lambda: session.execute(
+            tools.BashExecution(input=tools.BashExecutionInput(command=f"echo {bad}"))
+        ),
+        lambda: session.execute(
+            tools.TextEditor(input=tools.TextEditorInput(command="view", path=bad))
+        ),
+        lambda: session.execute(
+            tools.TextEditor(
+                input=tools.TextEditorInput(command="create", path="a.txt", file_text=bad)
+            )
+        ),
+        lambda: session.read_file(bad),
+        lambda: session.write_file(f"{bad}.txt", b"x"),
+        lambda: session.list_files(bad),
+    ]
+    for call in calls:
+        with pytest.raises(cove.InvalidRequestError, match="not valid Unicode text"):
+            await call()
+    # The surrogate escape of an undecodable byte (how a listing names such a file) is a name.
+    (session.workspace.root / os.fsdecode(b"\xff.txt")).write_bytes(b"raw")
+    assert [f.path for f in await session.list_files()] == ["\udcff.txt"]
+    assert (await session.read_file("\udcff.txt"))[0] == b"raw"
+    assert (await session.run_code("print(kept)")).stdout == "42\n"
