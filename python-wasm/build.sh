@@ -57,6 +57,10 @@ NOOPT=$BUILD/no-wasm-opt
 CC_WASM="clang-$LLVM --target=wasm32-wasi --sysroot=$SYSROOT -B$NOOPT"
 # -ffile-prefix-map keeps build paths out of the binary (reproducible across checkouts).
 CFLAGS_WASM="-O2 -g0 -ffile-prefix-map=$BUILD=/build -D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_GETPID -D_WASI_EMULATED_PROCESS_CLOCKS"
+# CPython itself (libpython and its modules, the eval loop among them) and the reactor's link:
+# -O3 and ThinLTO (guest CPU, issue 14; each experiment and its number is in docs/benchmarks.md).
+# -O3 comes after CFLAGS_WASM's -O2 and wins. The C libraries, numpy and pandas keep CFLAGS_WASM.
+OPT_CPYTHON="-O3 -flto=thin"
 JOBS=${JOBS:-$(nproc)}
 # Stdlib extension modules that must be built in: configure quietly leaves out any module whose
 # probe fails, and the build would otherwise succeed without it.
@@ -188,11 +192,14 @@ step_cpython() {
     local out=$BUILD/cpython-wasi
     rm -rf "$out" && mkdir -p "$out" && cd "$out"
     # configure is called by a relative path: the source path ends up in getpath's VPATH and in
-    # the snapshot, and must not depend on where the build directory is.
+    # the snapshot, and must not depend on where the build directory is. Under LTO an object file
+    # is bitcode, which configure's float-word-order probe (it greps one) cannot read: wasm32 is
+    # little-endian, said outright.
     CONFIG_SITE="$SRC/$PY_PKG-3.11.2/Tools/wasm/config.site-wasm32-wasi" \
     CC="$CC_WASM" CPP="clang-cpp-$LLVM --target=wasm32-wasi --sysroot=$SYSROOT" \
     AR=llvm-ar-$LLVM RANLIB=llvm-ranlib-$LLVM READELF=true \
-    CFLAGS="$CFLAGS_WASM" CPPFLAGS="-I$DEPS/include" LDFLAGS="-L$DEPS/lib" \
+    CFLAGS="$CFLAGS_WASM $OPT_CPYTHON" CPPFLAGS="-I$DEPS/include" LDFLAGS="-L$DEPS/lib $OPT_CPYTHON" \
+    ax_cv_c_float_words_bigendian=no \
     PKG_CONFIG_PATH="" PKG_CONFIG_LIBDIR="$DEPS/lib/pkgconfig" \
     ZLIB_CFLAGS="-I$DEPS/include" ZLIB_LIBS="-lz" BZIP2_CFLAGS="-I$DEPS/include" BZIP2_LIBS="-lbz2" \
     LIBLZMA_CFLAGS="-I$DEPS/include" LIBLZMA_LIBS="-llzma" \
@@ -278,7 +285,7 @@ step_reactor() {
     # --fatal-warnings: a function-signature mismatch between objects is only a warning to
     # wasm-ld, and a call_indirect trap at run time. __stack_pointer is exported for the host:
     # the soft deadline and session images (cove_driver.c).
-    (cd "$py" && $CC_WASM -mexec-model=reactor -O2 -Wl,--strip-debug -z stack-size=8388608 \
+    (cd "$py" && $CC_WASM -mexec-model=reactor $OPT_CPYTHON -Wl,--lto-O3 -Wl,--strip-debug -z stack-size=8388608 \
         -Wl,--stack-first -Wl,--export=__stack_pointer -Wl,--fatal-warnings $wraps -L"$DEPS/lib" -L"$SCIENTIFIC/sysroot/lib/wasm32-wasi" \
         -o "$BUILD/reactor.wasm" "$BUILD/cove_driver.o" "$BUILD/cove_inittab.o" \
         "$BUILD/cove_quota.o" "$BUILD/cove_snapshot.o" $objs "${ext[@]}" $libs \

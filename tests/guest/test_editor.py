@@ -43,6 +43,18 @@ def test_create_replace_insert_undo(ed: editor.Editor, tmp_path: pathlib.Path) -
         ({"command": "undo_edit", "path": "a.txt"}, "No edit history"),
         ({"command": "view", "path": "/etc/passwd"}, "is outside the workspace"),
         ({"command": "delete", "path": "a.txt"}, "Unrecognized command"),
+        # Not a ValueError out of open() (a driver failure, and a reset of the interpreter).
+        ({"command": "view", "path": "a\0b"}, "must not contain a NUL byte"),
+        ({"command": "create", "path": "a\0b", "file_text": "x"}, "must not contain a NUL byte"),
+        # Nor anything else a command raises: text that cannot be encoded, a request of the
+        # wrong shape.
+        ({"command": "view", "path": "\ud800"}, "UnicodeEncodeError"),
+        ({"command": "create", "path": "b.txt", "file_text": "\ud800"}, "UnicodeEncodeError"),
+        (
+            {"command": "str_replace", "path": "a.txt", "old_str": "x", "new_str": "\ud800"},
+            "UnicodeEncodeError",
+        ),
+        ({"command": ["view"], "path": "a.txt"}, "TypeError"),
     ],
 )
 def test_refusals_are_errors_on_stderr(

@@ -177,6 +177,7 @@ async def test_what_the_host_declines_the_guest_answers(
         "/workspace/../etc/passwd",
         "//workspace/one_line.txt",
         "/tmp/x.txt",
+        "nul\0byte",
     ]
     for path in declined:
         served, guest, on_host = await both(session, path)

@@ -394,4 +394,12 @@ async def test_text_that_is_not_unicode_is_refused_and_the_state_kept(
     (session.workspace.root / os.fsdecode(b"\xff.txt")).write_bytes(b"raw")
     assert [f.path for f in await session.list_files()] == ["\udcff.txt"]
     assert (await session.read_file("\udcff.txt"))[0] == b"raw"
+    # A NUL byte in the editor's path is the editor's refusal, not a driver failure (a reset).
+    for edit in (
+        tools.TextEditorInput(command="view", path="a\0b"),
+        tools.TextEditorInput(command="create", path="a\0b", file_text="x"),
+    ):
+        result = await session.execute(tools.TextEditor(input=edit))
+        assert (result.return_code, result.reset) == (1, False), result
+        assert "must not contain a NUL byte" in result.stderr
     assert (await session.run_code("print(kept)")).stdout == "42\n"

@@ -20,6 +20,9 @@ class EditorError(Exception):
 def _resolve(path):
     if not isinstance(path, str) or not path:
         raise EditorError("The path parameter must be a non-empty string.")
+    if "\0" in path:
+        # Before any filesystem call: os functions raise ValueError for it, a driver failure.
+        raise EditorError("The path parameter must not contain a NUL byte.")
     full = path if path.startswith("/") else os.path.join(WORKSPACE, path)
     full = os.path.normpath(full)
     if full != WORKSPACE and not full.startswith(WORKSPACE + "/"):
@@ -231,5 +234,11 @@ class Editor:
             func(req, _resolve(shown), shown, out, self.undo)
         except EditorError as exc:
             err.write(f"Error: {exc}\n")
+            return 1
+        except Exception as exc:
+            # The last line: nothing a command raises (a text that cannot be encoded, a request
+            # of the wrong shape from an embedding caller) becomes a driver failure, which would
+            # reset the interpreter. A deadline's TimeLimitExceeded is no Exception: it passes.
+            err.write(f"Error: {type(exc).__name__}: {exc}\n")
             return 1
         return 0
