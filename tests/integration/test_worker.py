@@ -41,3 +41,20 @@ async def test_calls_run_under_trio_through_anyio(settings: cove.PoolSettings) -
     async with cove.Pool(settings) as pool:
         session = await pool.create_session()
         assert (await session.run_code("print(6 * 7)")).stdout == "42\n"
+
+
+async def test_a_thread_that_cannot_start_fails_the_call_not_hangs_it(
+    session: cove.Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The job is handed over from a loop callback; a failure there reaches the caller.
+    worker = session._worker  # pyright: ignore[reportPrivateUsage]
+    worker.close()
+
+    def refuse(self: object) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(_worker.threading.Thread, "start", refuse)
+    with anyio.fail_after(10), pytest.raises(RuntimeError, match="can't start new thread"):
+        await session.run_code("x = 1")
+    monkeypatch.undo()
+    assert (await session.run_code("print(41 + 1)")).stdout == "42\n"
