@@ -55,7 +55,8 @@ def _settings(root: str, cache: str, **extra: Any) -> cove.PoolSettings:
 
 async def _per_kind(pool: cove.Pool, setup: str, rounds: int) -> dict[str, Any]:
     suspend, first_call, warm, fork, fork_first = [], [], [], [], []
-    image_bytes, changed_bytes = [], []
+    image_bytes, changed_bytes, beyond_bytes = [], [], []
+    initial_pages = pool.engine.initial_memory_bytes // _image.PAGE
     for _ in range(rounds):
         session = await pool.create_session()
         result = await session.run_code(setup)
@@ -77,6 +78,12 @@ async def _per_kind(pool: cove.Pool, setup: str, rounds: int) -> dict[str, Any]:
         header = _image.read_image_header(session.image_path, pool.engine.artifact.sha256)
         image_bytes.append(session.image_path.stat().st_size)
         changed_bytes.append(sum(count for _, count in header.runs) * _image.PAGE)
+        # Changed pages past the snapshot's memory: grown by the session, so no spare (which
+        # has the snapshot's size) has them ahead.
+        beyond = sum(
+            max(0, first + count - max(first, initial_pages)) for first, count in header.runs
+        )
+        beyond_bytes.append(beyond * _image.PAGE)
         t0 = time.perf_counter()
         await session.run_code("pass")
         first_call.append(time.perf_counter() - t0)
@@ -86,6 +93,7 @@ async def _per_kind(pool: cove.Pool, setup: str, rounds: int) -> dict[str, Any]:
     return {
         "image_mb": statistics.median(image_bytes) / 1e6,
         "changed_mb": statistics.median(changed_bytes) / 1e6,
+        "changed_beyond_snapshot_mb": statistics.median(beyond_bytes) / 1e6,
         "suspend": summary(suspend),
         "first_call_after_suspend": first,
         "warm_call_p50_ms": warm_p50,
