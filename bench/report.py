@@ -71,6 +71,7 @@ def render(r: dict[str, Any]) -> str:
         f"{mem['after_first_call_private_kib']:.0f} KiB / {mem['after_first_call_pss_kib']:.0f} KiB. "
         "The snapshot's pages are shared copy-on-write; a session pays only for pages it writes.",
         "",
+        _GUEST_CPU_EXPERIMENTS,
         "## In-process, through the public async API",
         "",
         "Timed inside one running event loop (asyncio), as a gateway embedding Cove calls it:",
@@ -193,11 +194,42 @@ event loop's thread; the session's worker thread and the wasm are a small part.
   work each), so most of those sessions are made on demand, their first call paying the
   copy-on-write faults and a cold interpreter (~1.3-2.3 ms). More spares
   (`COVE_SPARE_SESSIONS`) absorb a burst of that size, not a steady stream.
-- **Pure Python.** CPython's eval loop in wasm dispatches through a `switch` (wasm has no
-  computed gotos) and wasmtime checks the epoch at every loop back-edge (deadlines need it).
-  `-O3` was measured slower than `-O2` earlier; LTO and PGO need a rebuild of the artifact and
-  were not tried this round. json and regex, which run in C, are within target; the
-  interpreter loop is not.
+- **Pure Python.** The artifact is built with `-O3` and ThinLTO now (the build experiments
+  above: the loop 2.59× → 2.47× native, the generator expression 3.22× → 2.95× in one run).
+  What is left is CPython's eval loop in wasm: it dispatches through a `switch` (wasm has no
+  computed gotos), wasmtime checks the epoch at every loop back-edge and function entry
+  (deadlines need it; measured on 2026-11-30, epochs alone cost +16% on the loop and +33% on
+  `sum(range)`), and a generator expression re-enters the eval loop for every item, paying a
+  function entry of the interpreter's largest function each time. What might close it: PGO
+  (which first needs a wasm32-wasi profile runtime built from compiler-rt's sources: Debian
+  ships none), or an eval loop that dispatches by tail calls (CPython 3.14's design, on wasm's
+  tail-call proposal).
+"""
+
+# Each build experiment for the guest's CPU (issue 14), kept or not, with its number. Each was
+# measured side by side with what it replaced, in one process (`python -m bench.artifacts` for
+# two artifacts; the same for two engine configurations of one artifact).
+_GUEST_CPU_EXPERIMENTS = """\
+### Guest CPU: build experiments
+
+Each change tried for the interpreter's own speed, kept or not, measured side by side with
+what it replaced in one process (best of 7, alternating call by call, native CPython in the
+same run). Artifacts: `python -m bench.artifacts OLD_DIR [NEW_DIR]`.
+
+| experiment | `for` loop 3M | genexpr sum | json 100k | regex 1 MB | kept |
+| --- | --- | --- | --- | --- | --- |
+| `-O2` (the artifact before, commit `3792223`) | 684 ms, 2.59× | 384 ms, 3.22× | 433 ms, 1.77× | 83 ms, 1.67× | |
+| CPython at `-O3` + ThinLTO, the reactor linked with `--lto-O3` (this artifact) | 650 ms, 2.47× | 352 ms, 2.95× | 387 ms, 1.58× | 69 ms, 1.38× | yes |
+| native CPython 3.11 in the same run | 264 ms | 119 ms | 245 ms | 50 ms | |
+| engine: `memory_may_move = False` (this artifact) | 628 against 640 ms | 315 against 311 ms | 351 against 366 ms | 64 against 65 ms | no: noise |
+| binaryen `wasm-opt -O2` on the reactor (2026-11-30, research) | 1,093 against 1,100 ms | | | | no |
+| `-O3` alone, without LTO (an earlier round) | slower than `-O2` | | | | no |
+| PGO | | | | | not tried: Debian's `libclang-rt-19-dev-wasm32` has only the builtins; a wasm32-wasi profile runtime would have to be built from LLVM's compiler-rt sources first |
+
+(`-O3` in CPython's own `OPT` never took effect before: the `-O2` of `CFLAGS_WASM` came later on
+the command line. ThinLTO also needs configure told the float word order, which its probe
+reads from an object file that is bitcode under LTO.)
+
 """
 
 _BEFORE_PACKAGES = {"python_wasm_bytes": 11_597_829, "stdlib_zip_bytes": 11_585_093}
@@ -323,21 +355,24 @@ def _images(im: dict[str, Any]) -> list[str]:
         beyond = typical.get("changed_beyond_snapshot_mb")
         grown = (
             f" Of those, {beyond:.1f} MB lie past the snapshot's memory (the session grew it):"
-            " zero-fill faults that no spare can take ahead without growing its own memory."
+            " zero-fill faults that nothing made ahead (a spare has the snapshot's size) could"
+            " take."
             if beyond is not None
             else ""
         )
         lines += [
             "",
             f"Against the targets, this run: resume {_ms(resume)} ms ({verdict(resume, 15)}),"
-            f" fork {_ms(fork)} ms ({verdict(fork, 5)}). A fork of that session goes into a"
-            " spare (made ahead: no instantiation, and the pages a first call writes already"
-            f" private) and copies {typical['changed_mb']:.1f} MB of changed pages into it"
+            f" fork {_ms(fork)} ms ({verdict(fork, 5)}). A fork of that session is a new"
+            f" instance plus {typical['changed_mb']:.1f} MB of changed pages copied into it"
             f"{faults}; the second half of the copy runs on a helper thread as one"
             " `process_vm_readv`, since a `memmove` per run on two threads hands the GIL back"
-            f" and forth hundreds of times.{grown} The rest is reading the source's pagemap"
-            " (~0.65 ms for 13,000 pages; read in two halves at once it was no faster), the"
-            " workspace copied, and the guest's descriptor table set. What would make it"
+            " and forth hundreds of times (that alone cost 0.3-0.9 ms a fork when measured"
+            f" side by side).{grown} The rest is reading the source's pagemap (~0.65 ms for"
+            " 13,000 pages; read in two halves at once it was no faster), the workspace"
+            " copied, and the guest's descriptor table set. Forking into a spare (made ahead,"
+            " a first call's pages already private) was tried and measured slower: its own"
+            " changed pages must be found and put back. What would make it"
             " independent of how much the session changed: sharing the source's pages"
             " copy-on-write (memfd-backed linear memories through wasmtime's host memory"
             " creator) instead of copying them.",

@@ -393,9 +393,8 @@ class Guest:
             copy(theirs)
 
     def restore(self, memory_bytes: int, stack_pointer: int, fill: Callable[[int], None]) -> None:
-        """Make this guest's state another's: grow the memory to `memory_bytes`, let
-        `fill(base)` write the other's changed pages at the memory's address `base` (and, for a
-        guest that has run, put back every page it changed that the other did not), set the
+        """Make this fresh guest's state another's: grow the memory to `memory_bytes`, let
+        `fill(base)` write the other's changed pages at the memory's address `base`, set the
         stack pointer, and bring the guest's descriptor table in line with this instance (none
         of the other's descriptors exist here).
 
@@ -414,8 +413,6 @@ class Guest:
                 raise InterpreterError(f"cannot grow the interpreter's memory: {exc}") from exc
         fill(self._memory.address())
         self._stack_pointer.set_value(store, wasmtime.Val.i32(_signed32(stack_pointer)))
-        # The request buffer lives in the memory just replaced: asked for again at the next call.
-        self._buffer_ptr = self._buffer_cap = 0
         if self._limits_func is not None:
             self._housekeeping()
             try:

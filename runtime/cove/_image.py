@@ -167,31 +167,6 @@ def changed_runs(
     return changed
 
 
-def subtract_runs(
-    runs: list[tuple[int, int]], minus: list[tuple[int, int]]
-) -> list[tuple[int, int]]:
-    """The pages of `runs` that are in none of `minus`'s, as runs (both sorted and disjoint,
-    as `changed_runs` makes them)."""
-    out: list[tuple[int, int]] = []
-    i = 0
-    for first, count in runs:
-        end = first + count
-        while i < len(minus) and minus[i][0] + minus[i][1] <= first:
-            i += 1
-        j = i
-        while first < end:
-            if j == len(minus) or minus[j][0] >= end:
-                out.append((first, end - first))
-                break
-            cut, cut_end = minus[j]
-            cut_end += cut
-            if cut > first:
-                out.append((first, cut - first))
-            first = max(first, cut_end)
-            j += 1
-    return out
-
-
 def _compare_runs(
     classes: bytes,
     start: int,

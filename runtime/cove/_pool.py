@@ -41,7 +41,7 @@ from ._guest import Guest
 from ._image import ImageError, SessionRecord, move_to_held, read_image_header
 from ._results import fmt_bytes
 from ._session import Session
-from ._settings import Limits, PoolSettings, SessionOptions
+from ._settings import PoolSettings, SessionOptions
 from ._tools import ExecResult, ToolCall
 from ._watch import Watcher
 from ._workspace import Workspace, remove_tree
@@ -403,12 +403,14 @@ class Pool:
                 f"memory_bytes {fmt_bytes(limits.memory_bytes)} is below the"
                 f" {fmt_bytes(engine.initial_memory_bytes)} the interpreter starts with"
             )
-        spare = self._take_spare(limits)
-        if spare is not None:
+        if self._spares and self._spares[0].limits.memory_bytes == limits.memory_bytes:
+            spare = self._spares.popleft()
+            spare.hand_over(limits)
             self._sessions[spare.session_id] = spare
             self._schedule(spare)
             self._created += 1
-            self._replace_spare()
+            if self._tg is not None:
+                self._tg.start_soon(self._keep_spares)
             return spare
         session_id = secrets.token_urlsafe(24)
         assert self._dir is not None
@@ -428,19 +430,6 @@ class Pool:
         self._schedule(session)
         self._created += 1
         return session
-
-    def _take_spare(self, limits: Limits) -> Session | None:
-        """A spare made with `limits`' memory limit, handed over with `limits`, or None. The
-        caller has another made (`_replace_spare`)."""
-        if not self._spares or self._spares[0].limits.memory_bytes != limits.memory_bytes:
-            return None
-        spare = self._spares.popleft()
-        spare.hand_over(limits)
-        return spare
-
-    def _replace_spare(self) -> None:
-        if self._tg is not None:
-            self._tg.start_soon(self._keep_spares)
 
     async def _keep_spares(self) -> None:
         """Make spares until there are `spare_sessions` (within `max_sessions`, counting them);
@@ -491,26 +480,16 @@ class Pool:
                 f"at capacity: {settings.max_sessions} sessions are live",
                 retry_after_s=settings.retry_after_s,
             )
-        spare = self._take_spare(source.limits)
-        if spare is not None:
-            child = spare  # made ahead: a fork into it skips its first-touch page faults
-        else:
-            session_id = secrets.token_urlsafe(24)
-            assert self._dir is not None
-            child = self._session(session_id, self._workspace(session_id), limits=source.limits)
+        session_id = secrets.token_urlsafe(24)
+        assert self._dir is not None
+        workspace = self._workspace(session_id)
+        child = self._session(session_id, workspace, limits=source.limits)
         self._pending += 1
         try:
             await source.fork_into(child)
-        except BaseException:
-            if spare is not None:
-                with anyio.CancelScope(shield=True):
-                    await spare.aclose()
-            raise
         finally:
             self._pending -= 1
-            if spare is not None:
-                self._replace_spare()  # after the copy, which it would slow down
-        self._sessions[child.session_id] = child
+        self._sessions[session_id] = child
         self._schedule(child)
         self._created += 1
         if self._tg is not None:

@@ -54,7 +54,6 @@ from ._image import (
     decompress_pages,
     move_to_held,
     open_image,
-    subtract_runs,
     write_image,
 )
 from ._settings import Limits
@@ -68,7 +67,7 @@ from ._tools import (
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
 from ._worker import SessionWorker
-from ._workspace import FileInfo, Usage, Workspace, copy_contents, copy_tree
+from ._workspace import FileInfo, Usage, Workspace, copy_tree
 
 __all__ = ["Session", "SessionInfo"]
 
@@ -133,8 +132,6 @@ class Session:
         self.image_path: pathlib.Path = workspace.root.with_name(workspace.root.name + ".image")
         self._suspended = False
         self._reseed_pending = False  # a fork's copied random state, not yet replaced
-        # A spare's pages that differ from the pristine instance's (made ahead, for a fork).
-        self._spare_runs: list[tuple[int, int]] | None = None
         if record is not None:  # a session carried across a restart: suspended, as it was
             self.created_at = record.created_at
             self.last_activity_at = record.last_activity_at
@@ -161,8 +158,6 @@ class Session:
                     if guest.request(protocol.PingRequest(), bytes_left=0, files_left=0) is None:
                         raise InterpreterError("a spare interpreter did not answer")
                     session.workspace.usage()
-                    if session._pristine is not None:  # what a fork into it puts back
-                        session._spare_runs = guest.changed_runs(session._pristine)
             except BaseException:
                 session.workspace.remove()
                 raise
@@ -617,20 +612,13 @@ class Session:
         return await self._fork(self)
 
     async def fork_into(self, child: Session) -> None:
-        """Give `child` a copy of this session's state; the pool's half of `fork`. `child` is
-        new and not yet made (on failure it is left without directories), or a spare handed
-        over (its interpreter made ahead, its pages private already, its workspace empty; on
-        failure the pool closes it)."""
-        spare = child._guest
+        """Give `child` (new, empty, not yet made) a copy of this session's state; the pool's
+        half of `fork`. On failure `child` is left without directories."""
 
         def make_child() -> Guest:
             try:
-                if spare is None:
-                    copy_tree(self.workspace.root, child.workspace.root)
-                    copy_tree(self.workspace.tmp, child.workspace.tmp)
-                else:
-                    copy_contents(self.workspace.root, child.workspace.root)
-                    copy_contents(self.workspace.tmp, child.workspace.tmp)
+                copy_tree(self.workspace.root, child.workspace.root)
+                copy_tree(self.workspace.tmp, child.workspace.tmp)
             except (OSError, RecursionError) as exc:
                 # A tree deeper than the guest's mkdir limit (made by renames) or with paths
                 # past PATH_MAX: refused, nothing of the copy left.
@@ -639,12 +627,6 @@ class Session:
             except BaseException:
                 child.workspace.remove()
                 raise
-            if spare is not None:
-                assert self._pristine is not None
-                if spare.memory_bytes() == self._pristine.memory_bytes():
-                    return spare
-                spare.close()  # grown by its first request: of no use, a new one instead
-                child._guest = None
             try:
                 return child._new_guest()
             except BaseException:
@@ -660,26 +642,14 @@ class Session:
                 )
             if self._pristine is None:
                 raise InterpreterError("this session cannot be forked")
-            pristine = self._pristine
-            runs = guest.changed_runs(pristine)
+            runs = guest.changed_runs(self._pristine)
             fresh = make_child()  # its own failures clean up after themselves
-            # A spare has run (its first request): the pages it changed that this session did
-            # not are put back as the snapshot has them. A copy into its private pages takes
-            # no page faults, which are most of a fork's cost (docs/benchmarks.md).
             try:
-                reset: list[tuple[int, int]] = []
-                if fresh is spare:
-                    spare_runs = child._spare_runs
-                    if spare_runs is None:
-                        spare_runs = fresh.changed_runs(pristine)
-                    reset = subtract_runs(spare_runs, runs)
-
-                def fill(base: int) -> None:
-                    guest.copy_pages_to(runs, base)
-                    if reset:
-                        pristine.copy_pages_to(reset, base)
-
-                fresh.restore(guest.memory_bytes(), guest.stack_pointer(), fill)
+                fresh.restore(
+                    guest.memory_bytes(),
+                    guest.stack_pointer(),
+                    lambda base: guest.copy_pages_to(runs, base),
+                )
             except BaseException:
                 fresh.close()
                 child.workspace.remove()

@@ -135,9 +135,8 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
         spare_sessions: Sessions kept made ahead (interpreter instantiated, the pages a first
             call writes already private, a first request made), so that creating one hands a
             spare over at once and its first call costs about a third of a new one's; made
-            again in the background. A fork goes into a spare too (`Session.fork`: copying
-            into pages already private takes no page faults). Used for sessions with the
-            default memory limit, within `async with Pool(...)` only. 0: none.
+            again in the background. Used for sessions with the default memory limit, within
+            `async with Pool(...)` only. 0: none.
     """
 
     workspace_root: str | None = None

@@ -478,12 +478,6 @@ def copy_tree(source: pathlib.Path, target: pathlib.Path) -> None:
     `Session.fork`, with the session's lock held, so nothing changes underneath.
     """
     os.mkdir(target, 0o700)
-    copy_contents(source, target)
-
-
-def copy_contents(source: pathlib.Path, target: pathlib.Path) -> None:
-    """`copy_tree` into `target`, an existing empty directory (a spare's workspace, which its
-    interpreter already has open)."""
     with os.scandir(source) as entries:
         for entry in entries:
             src, dst = os.path.join(source, entry.name), os.path.join(target, entry.name)

@@ -437,10 +437,8 @@ SETTINGS: tuple[Setting, ...] = (
         doc="Sessions made ahead: creating a session hands a spare over at once (no "
         "interpreter to instantiate), with the pages a first call writes already private and "
         "a first request made, so its first call costs about a third of a new one's; another "
-        "is made in the background. A fork of a session with the default memory limit goes "
-        "into a spare too (its pages already private: most of a fork's cost is first-touch "
-        "page faults). Sessions asking for a memory limit other than the default are made on "
-        "demand. `0`: none.",
+        "is made in the background. Sessions asking for a memory limit other than the "
+        "default are made on demand. `0`: none.",
     ),
     Setting(
         env="COVE_PERSIST_SESSIONS",

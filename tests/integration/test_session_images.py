@@ -355,40 +355,22 @@ def _memory(session: cove.Session) -> tuple[bytes, int]:
     return ctypes.string_at(memory.address(), memory.size()), guest.stack_pointer()
 
 
-@pytest.mark.parametrize(
-    "into", ["a spare", "a new instance", "one where the kernel copy is refused"]
-)
+@pytest.mark.parametrize("copy", ["by the kernel", "by memmove, the kernel copy refused"])
 async def test_a_fork_is_an_independent_copy(
-    settings: cove.PoolSettings, into: str, monkeypatch: pytest.MonkeyPatch
+    pool: cove.Pool, copy: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings = msgspec.structs.replace(settings, spare_sessions=1 if into == "a spare" else 0)
-    if into.startswith("one where"):
+    if copy != "by the kernel":
         # As under a seccomp filter without process_vm_readv: every page copied by memmove.
         monkeypatch.setattr(_guest, "_process_vm_readv", None)
         monkeypatch.setattr(_guest, "_kernel_copy", [True])
-    async with cove.Pool(settings) as pool:
-        await _fork_is_an_independent_copy(pool, into == "a spare")
-    if into.startswith("one where"):
-        assert not _guest._kernel_copy[0]  # pyright: ignore[reportPrivateUsage]
-
-
-async def _fork_is_an_independent_copy(pool: cove.Pool, into_spare: bool) -> None:
     parent = await _ready(pool)
-    # A request past the driver's first 64 KiB buffer moves it in the parent's heap: the
-    # child must not write its requests where a spare's buffer was.
-    await parent.run_code("import random\nnp.random.seed(7)\nrandom.seed(7)\n#" + "z" * 100_000)
-    spares = pool._spares  # pyright: ignore[reportPrivateUsage]
-    with anyio.fail_after(30):
-        while into_spare and not spares:
-            await anyio.sleep(0.01)
-    spare = spares[0] if into_spare else None
+    await parent.run_code("import random\nnp.random.seed(7)\nrandom.seed(7)")
     child = await parent.fork()
-    assert (child is spare) if into_spare else not spares
     # Byte for byte the parent's memory, before anything runs in the child (its reseed is
-    # only scheduled): a spare's own first request changed pages that are put back.
+    # only scheduled).
     assert _memory(child) == _memory(parent)
-    # And the host has forgotten where a spare's request buffer was: the parent's is elsewhere.
-    assert child._guest is not None and child._guest._buffer_cap == 0  # pyright: ignore
+    # The session's changed pages are past the size copied on two threads.
+    assert _guest._kernel_copy[0] == (copy == "by the kernel")  # pyright: ignore[reportPrivateUsage]
     assert child.session_id != parent.session_id
     assert child.limits == parent.limits
     assert child.created_at >= parent.created_at and child.calls == 0
