@@ -58,11 +58,7 @@ class SessionWorker:
             await limiter.acquire_on_behalf_of(task)
         try:
             future: asyncio.Future[T] = loop.create_future()
-            # Handed over from a callback, just before the loop next polls (and lets go of
-            # the GIL), not here: the woken thread would otherwise wait for the GIL this thread
-            # still holds, and hand-offs of it cost futex calls on both threads (10 a call
-            # here, 4 this way: docs/benchmarks.md).
-            loop.call_soon(self._submit_soon, (func, loop, future))
+            self._submit((func, loop, future))
             try:
                 return await asyncio.shield(future)
             except asyncio.CancelledError:
@@ -75,12 +71,6 @@ class SessionWorker:
                 raise
         finally:
             limiter.release_on_behalf_of(task)
-
-    def _submit_soon(self, job: _Job) -> None:
-        try:
-            self._submit(job)
-        except BaseException as exc:  # no thread could be started: the caller hears it
-            _settle(job[2], None, exc)
 
     def _submit(self, job: _Job) -> None:
         with self._lock:
