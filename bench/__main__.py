@@ -212,7 +212,10 @@ def main() -> None:
     os.sync()
     if "inprocess" in selected:
         print("in-process ...", file=sys.stderr)
-        results["inprocess"] = inprocess.run(cache)
+        results["inprocess"] = {
+            **inprocess.run(cache),
+            "run": {"commit": machine["commit"], "date": machine["date"]},
+        }
     if "pytest_benchmark" in selected:
         results["pytest_benchmark"] = run_pytest_benchmark()
     if "packages" in selected:
@@ -233,7 +236,10 @@ def main() -> None:
     if "http" in selected:
         print("http ...", file=sys.stderr)
         results["method"] = method
-        results["http"] = run_http(args.rounds, args.n, args.duration)
+        results["http"] = {
+            **run_http(args.rounds, args.n, args.duration),
+            "run": {"commit": machine["commit"], "date": machine["date"]},
+        }
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     from .report import CORE, render
 

@@ -74,7 +74,8 @@ def render(r: dict[str, Any]) -> str:
         _GUEST_CPU_EXPERIMENTS,
         "## In-process, through the public async API",
         "",
-        "Timed inside one running event loop (asyncio), as a gateway embedding Cove calls it:",
+        f"Timed inside one running event loop (asyncio){_stamp(ip)}, as a gateway embedding Cove"
+        " calls it:",
         "`await pool.create_session()`, `await session.run_code(...)`, and so on. Default settings:",
         "no fuel metering (it is on only when a fuel limit is configured).",
         "",
@@ -153,47 +154,52 @@ _PURE_PYTHON = (
     ("python_regex_findall_1mb", "regex `findall` over 1 MB", True),
 )
 
-# Written from this round's profile (py-spy, `--threads --native`, on `cove serve` under the
-# lean client's warm trivial execs); see docs/benchmarks.md.
+# Written from the profiles and experiments (py-spy, `--threads --native`, on `cove serve` under
+# the lean client's warm trivial execs; strace -c; A/B runs); see docs/benchmarks.md.
 _DOMINATES = """\
 Profiled with py-spy (`py-spy record --threads --native --format raw`, 500 Hz) on `cove serve`
 under 15,000 warm trivial execs from the lean client. Nearly all of a call's server CPU is the
 event loop's thread; the session's worker thread and the wasm are a small part.
 
-- **Server CPU per exec, warm-exec and print latency.** Of the event loop's busy time per exec:
-  about 35% is uvicorn and httptools (parsing the request, and the response's socket write),
-  about 10% Litestar's router and exception middleware, about 6% Cove's middleware (auth,
-  access log, metrics, body deadlines), about 23% handing the call to the session's thread and
-  back (the session lock, the capacity limiter, a shielded wait, two cross-thread wake-ups),
-  and the rest Cove's decode, result and encode. On Python 3.11 every lookup of the running
-  loop is a `getpid` system call: ~10% of the loop's time, from asyncio itself and from
-  anyio's cancel scope and lock. Done this round: the exec route's handler is plain ASGI
-  under the same middleware and exception handlers, body deadlines use one loop timer
-  instead of anyio's cancel scope, the session lock and the capacity limiter are taken
-  without a checkpoint when free, the shielded scope is entered only when a cancellation
-  comes, correlation ids come without a system call: ~330 → ~210 µs of server CPU per warm
-  exec (the lean client's measure, at the start of this round and in this run). What is
-  left against the baseline is mostly the hop to the session's thread and back (two
-  cross-thread wake-ups; 0.045 ms p50 in-process on its own) where the baseline writes to a
-  pipe and reads the answer; running guest code on the event loop's own thread instead
-  cannot be afforded for calls of unknown length. What would close the rest: Python 3.12+
-  (no `getpid` per loop lookup) and anyio off the per-call path under asyncio.
-- **Editor view** (and any file-heavy call). Every WASI file operation of the guest crosses
-  to Tokio's blocking thread pool inside wasmtime (`spawn_blocking`): measured in the guest,
-  `os.stat` 57 µs, `open(...).read()` of a 250-byte file 138 µs, against ~1-5 µs natively;
-  `strace -f -c` shows the futex hand-offs and `tokio-rt-worker` threads. The editor's view
-  is four such operations. Wasmtime has an opt-in to block the calling thread instead
-  (`WasiCtxBuilder::allow_blocking_current_thread`, wasmtime PR #8190), but its C API, which
-  wasmtime-py wraps, does not expose it: closing this needs that setter upstream. The
-  baseline reads the file in its own request handler, with no sandbox between.
+- **Server CPU per exec, warm-exec and print latency.** Of the event loop's busy time per exec
+  (the profile of the round before; nothing on this path changed since): about 35% is uvicorn
+  and httptools (parsing the request, and the response's socket write), about 10% Litestar's
+  router and exception middleware, about 6% Cove's middleware (auth, access log, metrics, body
+  deadlines), about 23% handing the call to the session's thread and back (the session lock,
+  the capacity limiter, a shielded wait, two cross-thread wake-ups), and the rest Cove's
+  decode, result and encode. On Python 3.11 every lookup of the running loop is a `getpid`
+  system call (5 per warm exec under strace). Tried this round and not kept: handing the call
+  to the session's thread from a loop callback, just before the loop polls, so that the woken
+  thread does not wait for the GIL the loop's thread still holds. Under strace the futex calls
+  per warm exec fell from ~10 to ~4, but server CPU per exec did not move (three A/B pairs of
+  fresh servers, 343-393 µs either way) and under plain asyncio the in-process call was ~0.01
+  ms slower. What is left against the baseline is mostly that hop (the baseline writes to a
+  pipe and its REPL, a process with a GIL of its own, answers); running guest code on the
+  event loop's own thread cannot be afforded for calls of unknown length. What would close the
+  rest: Python 3.12+ (no `getpid` per loop lookup) and anyio off the per-call path under
+  asyncio. This run's host (an Intel Xeon) is slower at thread wake-ups than the previous
+  run's (an AMD EPYC: the thread hop baseline 0.045 ms p50 there): the in-process trivial
+  call misses its absolute 0.2 ms target here (0.14 ms there), while the ratios against the
+  baseline moved by a few percent.
+- **Editor view: met.** A view of a small workspace file is answered on the host, inline
+  (`_hostview.py`): no thread hop, no guest call. Larger files, directories and links still go
+  to the guest, where every WASI file operation crosses to Tokio's blocking thread pool inside
+  wasmtime (`spawn_blocking`: `os.stat` 57 µs, `open(...).read()` of a 250-byte file 138 µs,
+  against ~1-5 µs natively); wasmtime's opt-out (`allow_blocking_current_thread`, wasmtime PR
+  #8190) is not in the C API that wasmtime-py wraps.
 - **Create + first exec.** Creating a session hands over a spare made ahead (its first
-  call's pages already private, a first request answered), so a gateway's new session and
-  its first call cost ~1.4 ms over HTTP with the lean client, 10 ms apart (met). The httpx
-  scenario makes them back to back: the httpx client's own ~0.7 ms per request is paid
-  twice, and the one spare is used up faster than it is made again (~1.5 ms of background
-  work each), so most of those sessions are made on demand, their first call paying the
-  copy-on-write faults and a cold interpreter (~1.3-2.3 ms). More spares
-  (`COVE_SPARE_SESSIONS`) absorb a burst of that size, not a steady stream.
+  call's pages already private, a first request answered). The httpx scenario makes them back
+  to back: the httpx client's own ~0.7 ms per request is paid twice, and the one spare is used
+  up faster than it is made again (~1.5 ms of background work each), so most of those
+  sessions are made on demand, their first call paying the copy-on-write faults and a cold
+  interpreter. With the lean client, 10 ms apart, the previous run's host gave 1.4 ms (0.08×);
+  this host's first call after a hand-over is slower (in-process create to first call about
+  twice the previous run's), not analysed further this round.
+- **Idle server.** 0.20 ms of CPU a second on the previous run's host; on this one 0.81, 1.34
+  and 1.21 ms in three runs this session (the baseline 2.97, 3.66 and 3.19), with nothing on
+  the idle path changed: this host's idle measure varies more than the target's margin. Not
+  analysed further (a candidate: the 100 sessions' worker threads, which exit 5 s after their
+  last call, inside the measured window).
 - **Pure Python.** The artifact is built with `-O3` and ThinLTO now (the build experiments
   above: the loop 2.59× → 2.47× native, the generator expression 3.22× → 2.95× in one run).
   What is left is CPython's eval loop in wasm: it dispatches through a `switch` (wasm has no
@@ -502,7 +508,8 @@ def _http(r: dict[str, Any]) -> list[str]:
         "",
         "## Over HTTP: Cove against the baseline, same run",
         "",
-        "The baseline (`bench/baseline.py`) is the reference backend's design without its container: a",
+        f"Measured{_stamp(h) or ' in the run named at the top'}. The baseline (`bench/baseline.py`) is"
+        " the reference backend's design without its container: a",
         "Litestar app with one long-lived native `python3` REPL subprocess per session (length-prefixed",
         "JSON over pipes), a workspace directory per session, timeouts by killing the process. Both",
         "servers run on loopback, started by `python -m bench`; the load generator (`bench/load.py`,",
