@@ -14,7 +14,6 @@ the ratios to native.
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import tempfile
 
@@ -22,29 +21,7 @@ import cove
 from cove._engine import Engine
 from cove._guest import Guest
 
-from .interpreter import WORKLOADS, _native
-
-
-def _run(guest: Guest, setup: str, code: str) -> float:
-    if setup:
-        _exec(guest, setup)
-    timed = f"import time\n_t = time.perf_counter()\n{code}\nprint(time.perf_counter() - _t)"
-    return float(json.loads(_exec(guest, timed))["stdout"])
-
-
-def _exec(guest: Guest, code: str) -> bytes:
-    payload = json.dumps({"op": "exec", "code": code, "max_output_bytes": 1 << 20}).encode()
-    outcome = guest.call(
-        payload,
-        timeout_s=300,
-        fuel=None,
-        bytes_left=1 << 40,
-        files_left=1 << 30,
-        max_response_bytes=1 << 30,
-    )
-    if outcome.response is None:
-        raise RuntimeError(f"the guest trapped: {outcome.trapped} {outcome.detail}")
-    return outcome.response
+from .interpreter import WORKLOADS, _native, run_in_guest, time_in_guest
 
 
 def main() -> None:
@@ -66,9 +43,12 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- |")
     for name, (setup, code) in WORKLOADS.items():
         times: dict[str, list[float]] = {"old": [], "new": []}
+        for guest in guests.values():
+            if setup:
+                run_in_guest(guest, setup)
         for _ in range(args.repeats):
             for label, guest in guests.items():
-                times[label].append(_run(guest, setup, code))
+                times[label].append(time_in_guest(guest, code))
         native = min(_native(setup, code, args.repeats))
         old, new = min(times["old"]), min(times["new"])
         print(

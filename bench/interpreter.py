@@ -42,16 +42,30 @@ WORKLOADS = {
 }
 
 
-def _call(guest: Guest, payload: bytes) -> None:
+def _call(guest: Guest, payload: bytes) -> bytes:
     outcome = guest.call(
         payload,
-        timeout_s=120,
+        timeout_s=300,
         fuel=None,
         bytes_left=1 << 40,
         files_left=1 << 30,
         max_response_bytes=1 << 30,
     )
-    assert outcome.trapped is None and outcome.response is not None
+    assert outcome.trapped is None and outcome.response is not None, outcome
+    return outcome.response
+
+
+def run_in_guest(guest: Guest, code: str) -> bytes:
+    """Run `code` in `guest` as a cell; the driver's JSON response."""
+    return _call(
+        guest, json.dumps({"op": "exec", "code": code, "max_output_bytes": 1 << 20}).encode()
+    )
+
+
+def time_in_guest(guest: Guest, code: str) -> float:
+    """Seconds `code` takes in `guest`, timed inside the guest (no call overhead)."""
+    timed = f"import time\n_t = time.perf_counter()\n{code}\nprint(time.perf_counter() - _t)"
+    return float(json.loads(run_in_guest(guest, timed))["stdout"])
 
 
 def _native(setup: str, code: str, repeats: int) -> list[float]:
@@ -103,28 +117,8 @@ def run(
         # Pure Python in the guest against native CPython 3.11 on this machine.
         for name, (setup, code) in WORKLOADS.items():
             if setup:
-                _call(
-                    g,
-                    json.dumps({"op": "exec", "code": setup, "max_output_bytes": 1 << 20}).encode(),
-                )
-            payload = json.dumps(
-                {
-                    "op": "exec",
-                    "code": f"import time\n_t = time.perf_counter()\n{code}\nprint(time.perf_counter() - _t)",
-                    "max_output_bytes": 1 << 20,
-                }
-            ).encode()
-            guest_times = []
-            for _ in range(repeats):
-                out = g.call(
-                    payload,
-                    timeout_s=120,
-                    fuel=None,
-                    bytes_left=1 << 40,
-                    files_left=1 << 30,
-                    max_response_bytes=1 << 30,
-                )
-                guest_times.append(float(json.loads(out.response or b"{}")["stdout"]))
+                run_in_guest(g, setup)
+            guest_times = [time_in_guest(g, code) for _ in range(repeats)]
             native_times = _native(setup, code, repeats)
             results[f"python_{name}"] = {
                 "guest_ms": min(guest_times) * 1000,

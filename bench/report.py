@@ -227,7 +227,7 @@ same run). Artifacts: `python -m bench.artifacts OLD_DIR [NEW_DIR]`.
 | `-O2` (the artifact before, commit `3792223`) | 684 ms, 2.59× | 384 ms, 3.22× | 433 ms, 1.77× | 83 ms, 1.67× | |
 | CPython at `-O3` + ThinLTO, the reactor linked with `--lto-O3` (this artifact) | 650 ms, 2.47× | 352 ms, 2.95× | 387 ms, 1.58× | 69 ms, 1.38× | yes |
 | native CPython 3.11 in the same run | 264 ms | 119 ms | 245 ms | 50 ms | |
-| engine: `memory_may_move = False` (this artifact) | 628 against 640 ms | 315 against 311 ms | 351 against 366 ms | 64 against 65 ms | no: noise |
+| engine: `memory_may_move = False` against the default (this artifact, best of 7) | 628 against 640 ms | 315 against 311 ms | 351 against 366 ms | 64 against 65 ms | no: noise |
 | binaryen `wasm-opt -O2` on the reactor (2026-11-30, research) | 1,093 against 1,100 ms | | | | no |
 | `-O3` alone, without LTO (an earlier round) | slower than `-O2` | | | | no |
 | PGO | | | | | not tried: Debian's `libclang-rt-19-dev-wasm32` has only the builtins; a wasm32-wasi profile runtime would have to be built from LLVM's compiler-rt sources first |
