@@ -369,7 +369,8 @@ async def test_a_fork_is_an_independent_copy(
     # Byte for byte the parent's memory, before anything runs in the child (its reseed is
     # only scheduled).
     assert _memory(child) == _memory(parent)
-    # The session's changed pages are past the size copied on two threads.
+    # It changed more than `_PARALLEL_COPY_BYTES`: the helper's kernel copy ran (or, refused,
+    # was given up for good and done by memmove).
     assert _guest._kernel_copy[0] == (copy == "by the kernel")  # pyright: ignore[reportPrivateUsage]
     assert child.session_id != parent.session_id
     assert child.limits == parent.limits

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 import cove
-from cove import _engine
+from cove import _engine, tools
 from cove._guest import Guest
 from cove._workspace import Workspace
 
@@ -347,8 +347,6 @@ async def test_text_that_is_not_unicode_is_refused_and_the_state_kept(
 ) -> None:
     """An embedding caller can hand over any Python string; one with a lone surrogate (no
     UTF-8 for it) is an InvalidRequestError before anything runs, never a raw codec error."""
-    from cove import tools
-
     await session.run_code("kept = 42")
     bad = "\ud800"
     calls = [
