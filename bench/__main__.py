@@ -195,6 +195,7 @@ def main() -> None:
         selected.discard("http")
     cache = str(pathlib.Path(tempfile.gettempdir()) / "cove-bench-cache")
     machine = _machine()
+    run = {"commit": machine["commit"], "date": machine["date"]}  # a section's own stamp
     method = {"rounds": args.rounds, "n": args.n, "duration_s": args.duration}
     results: dict[str, Any] = {}
     if args.only and RESULTS.exists():
@@ -214,7 +215,7 @@ def main() -> None:
         print("in-process ...", file=sys.stderr)
         results["inprocess"] = {
             **inprocess.run(cache),
-            "run": {"commit": machine["commit"], "date": machine["date"]},
+            "run": run,
         }
     if "pytest_benchmark" in selected:
         results["pytest_benchmark"] = run_pytest_benchmark()
@@ -225,20 +226,20 @@ def main() -> None:
         print("scientific ...", file=sys.stderr)
         results["scientific"] = {
             **scientific.run(cache),
-            "run": {"commit": machine["commit"], "date": machine["date"]},
+            "run": run,
         }
     if "images" in selected:
         print("images ...", file=sys.stderr)
         results["images"] = {
             **images.run(cache),
-            "run": {"commit": machine["commit"], "date": machine["date"]},
+            "run": run,
         }
     if "http" in selected:
         print("http ...", file=sys.stderr)
         results["method"] = method
         results["http"] = {
             **run_http(args.rounds, args.n, args.duration),
-            "run": {"commit": machine["commit"], "date": machine["date"]},
+            "run": run,
         }
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     from .report import CORE, render

@@ -78,8 +78,8 @@ async def _per_kind(pool: cove.Pool, setup: str, rounds: int) -> dict[str, Any]:
         header = _image.read_image_header(session.image_path, pool.engine.artifact.sha256)
         image_bytes.append(session.image_path.stat().st_size)
         changed_bytes.append(sum(count for _, count in header.runs) * _image.PAGE)
-        # Changed pages past the snapshot's memory: grown by the session, so no spare (which
-        # has the snapshot's size) has them ahead.
+        # Changed pages past the snapshot's memory (the session grew it): zero-fill faults in a
+        # fork's new instance, which has the snapshot's size.
         beyond = sum(
             max(0, first + count - max(first, initial_pages)) for first, count in header.runs
         )
