@@ -164,10 +164,13 @@ def cpu_per_exec(base_url: str, pid: int, n: int = 3000) -> dict[str, float]:
 
 
 def idle_cpu(
-    base_url: str, pid: int, sessions: int = 100, seconds: float = 10.0, settle_s: float = 3.0
+    base_url: str, pid: int, sessions: int = 100, seconds: float = 10.0, settle_s: float = 7.0
 ) -> dict[str, float]:
     """CPU per second of a server holding `sessions` sessions (each after one call) and
-    serving nothing, measured over `seconds` after a settling pause."""
+    serving nothing, measured over `seconds` after a settling pause. The pause outlasts Cove's
+    session worker threads, which end `cove._worker.IDLE_EXIT_S` (5 s) after their last call:
+    what is measured is the steady state, not their exits (run time of a thread that ends inside
+    the window is not seen by the per-thread reading at its end)."""
     client = LeanClient(base_url)
     try:
         sids = [client.call("POST", "/sessions", {})["session_id"] for _ in range(sessions)]

@@ -267,13 +267,34 @@ def test_bearer_token_server(tmp_path: pathlib.Path, cache_dir: str, contract: C
 
 
 def test_the_date_header_stays_current_between_requests(http: httpx.Client) -> None:
-    """`cove serve` ticks uvicorn's loop once a second, not ten times (an idle server's CPU):
-    the Date header, set at those ticks, still moves on."""
+    """`cove serve` ticks uvicorn's loop once a second while a connection is open, not ten
+    times (an idle server's CPU): the Date header, set at those ticks, still moves on."""
     first = email.utils.parsedate_to_datetime(http.get("/health").headers["date"])
     time.sleep(2.2)
     second = email.utils.parsedate_to_datetime(http.get("/health").headers["date"])
     assert (second - first).total_seconds() >= 1
     assert abs(second.timestamp() - time.time()) <= 2
+
+
+def test_a_connection_to_a_server_that_had_none_gets_a_current_date(
+    tmp_path: pathlib.Path, cache_dir: str
+) -> None:
+    """With no connection open the loop does not tick at all: a new connection refreshes the
+    Date header before its first request is answered, and the server still stops when asked."""
+    srv = start_server(tmp_path, cache_dir)
+    try:
+        with httpx.Client(base_url=srv.base_url, timeout=30) as c:
+            first = email.utils.parsedate_to_datetime(c.get("/health").headers["date"])
+        time.sleep(2.5)  # no connection open: the loop sleeps
+        with httpx.Client(base_url=srv.base_url, timeout=30) as c:
+            response = c.get("/health")
+            now = time.time()
+            second = email.utils.parsedate_to_datetime(response.headers["date"])
+        assert (second - first).total_seconds() >= 2
+        assert abs(second.timestamp() - now) <= 1
+    finally:
+        assert stop_server(srv) in (0, -15)
+    assert "Application shutdown complete" in srv.log.read_text()
 
 
 @pytest.mark.parametrize("persist", ["true", "false"])
