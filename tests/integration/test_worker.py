@@ -48,7 +48,11 @@ async def test_a_thread_that_cannot_start_fails_the_call_and_the_next_one_works(
 ) -> None:
     # Nothing is queued for a thread that never started: the next call starts one.
     worker = session._worker  # pyright: ignore[reportPrivateUsage]
+    thread = worker._thread  # pyright: ignore[reportPrivateUsage]
     worker.close()
+    if thread is not None:  # the one the session was made on: gone before the test starts
+        thread.join(10)
+        assert not thread.is_alive()
 
     def refuse(self: object) -> None:
         raise RuntimeError("can't start new thread")
@@ -61,3 +65,19 @@ async def test_a_thread_that_cannot_start_fails_the_call_and_the_next_one_works(
     monkeypatch.undo()
     with anyio.fail_after(10):
         assert (await session.run_code("print(41 + 1)")).stdout == "42\n"
+
+
+async def test_a_new_session_has_its_thread_before_its_first_call(pool: cove.Pool) -> None:
+    # Made on its own thread, whether on demand or as a spare handed over: the first call
+    # does not have to start one.
+    on_demand = await pool.create_session()
+    with anyio.fail_after(10):
+        while not pool._spares:  # pyright: ignore[reportPrivateUsage]
+            await anyio.sleep(0.01)
+    spare = pool._spares[0]  # pyright: ignore[reportPrivateUsage]
+    handed_over = await pool.create_session()
+    assert handed_over is spare
+    for session in (on_demand, handed_over):
+        worker = session._worker  # pyright: ignore[reportPrivateUsage]
+        assert worker._thread is not None and worker._thread.is_alive()  # pyright: ignore[reportPrivateUsage]
+        assert (await session.run_code("print(6 * 7)")).stdout == "42\n"
