@@ -188,18 +188,26 @@ event loop's thread; the session's worker thread and the wasm are a small part.
   against ~1-5 µs natively); wasmtime's opt-out (`allow_blocking_current_thread`, wasmtime PR
   #8190) is not in the C API that wasmtime-py wraps.
 - **Create + first exec.** Creating a session hands over a spare made ahead (its first
-  call's pages already private, a first request answered). The httpx scenario makes them back
-  to back: the httpx client's own ~0.7 ms per request is paid twice, and the one spare is used
-  up faster than it is made again (~1.5 ms of background work each), so most of those
-  sessions are made on demand, their first call paying the copy-on-write faults and a cold
-  interpreter. With the lean client, 10 ms apart, the previous run's host gave 1.4 ms (0.08×);
-  this host's first call after a hand-over is slower (in-process create to first call about
-  twice the previous run's), not analysed further this round.
-- **Idle server.** 0.20 ms of CPU a second on the previous run's host; on this one 0.81, 1.34
-  and 1.21 ms in three runs this session (the baseline 2.97, 3.66 and 3.19), with nothing on
-  the idle path changed: this host's idle measure varies more than the target's margin. Not
-  analysed further (a candidate: the 100 sessions' worker threads, which exit 5 s after their
-  last call, inside the measured window).
+  call's pages already private, a first request answered). Since 2026-12-01 a session is made
+  on its own worker thread, which is still there at its first call: that call no longer
+  starts a thread (in-process, a spare's first call after its hand-over 1.70 -> 1.04 ms p50
+  in one A/B on this host), and the lean client's create + first exec, 10 ms apart, met its
+  target in this run. The httpx scenario makes them back to back: the httpx client's own
+  ~0.7 ms per request is paid twice, and the one spare is used up faster than it is made
+  again (~1.5 ms of background work each), so most of those sessions are made on demand,
+  their first call paying the copy-on-write faults and a cold interpreter. What is left in a
+  handed-over spare's first call: its first exec runs ~0.3 ms longer in the guest than the
+  next one (`Guest.call` of `pass`: 0.57 against 0.27 ms p50), on paths the spare's warm-up
+  request (a ping, which leaves the session's cell count alone) does not take; warming them
+  needs a guest-side request that runs the exec path without a trace (an artifact rebuild).
+- **Idle server: met.** uvicorn's main loop (replaced in `cove serve`) no longer ticks while
+  no connection is open; a new connection refreshes the Date header before its first request
+  and wakes it, and it ticks once a second while connections are open. Its once-a-second
+  tick alone had cost 0.6-0.8 ms of CPU a second on this host: a wake-up is expensive on this
+  virtual machine (a bare uvloop loop waking once a second measured 0.73 ms a second, a
+  `time.sleep(1)` loop 0.15 ms). The measure also starts after a 7 s pause now, past the 5 s
+  after which the sessions' worker threads end, so it is the steady state: no thread of the
+  server ran in the 10 s measured.
 - **Pure Python.** The artifact is built with `-O3` and ThinLTO now (the build experiments
   above: the loop 2.59× → 2.47× native, the generator expression 3.22× → 2.95× in one run).
   What is left is CPython's eval loop in wasm: it dispatches through a `switch` (wasm has no
@@ -378,7 +386,16 @@ def _images(im: dict[str, Any]) -> list[str]:
             " 13,000 pages; read in two halves at once it was no faster), the workspace"
             " copied, and the guest's descriptor table set. Forking into a spare (made ahead,"
             " a first call's pages already private) was tried and measured slower: its own"
-            " changed pages must be found and put back. What would make it"
+            " changed pages must be found and put back. Tried on 2026-12-01 and not kept (fork"
+            " p50 of that session in one process, old against new): the child's instance and"
+            " workspace made on the helper thread while this one finds the pages (6.38/6.59/6.61"
+            " ms against 6.42/6.57/6.74: no gain); `MADV_POPULATE_WRITE` on the destination"
+            " before the copy, so the faults are taken in the kernel in one go (6.46 against"
+            " 6.63); transparent huge pages for the part past the snapshot (one 2 MiB page"
+            " formed: the pages changed there are scattered; 4.81 against 5.05 ms for the copy"
+            " alone, within noise); wasmtime's pooling allocator keeping 32 MiB of each freed"
+            " slot resident, so a new instance's grown pages are already there (9.16 against"
+            " 6.34: slower). What would make it"
             " independent of how much the session changed: sharing the source's pages"
             " copy-on-write (memfd-backed linear memories through wasmtime's host memory"
             " creator) instead of copying them.",
