@@ -198,6 +198,9 @@ class Guest:
         self._stack_pointer = stack_pointer
         self._buffer_ptr = 0
         self._buffer_cap = 0
+        # The pages `prefault` made private, one byte a page (1: made private ahead): until the
+        # guest writes them they hold the snapshot's bytes, so `changed_runs` compares them.
+        self._ahead = bytearray()
         self.closed: bool = False
 
     def call(
@@ -323,6 +326,7 @@ class Guest:
             self._memory.size(),
             pristine._memory.address(),
             pristine._memory.size(),
+            self._ahead,
         )
 
     def pages(self, runs: Iterable[tuple[int, int]]) -> Iterator[memoryview]:
@@ -338,13 +342,17 @@ class Guest:
         copy-on-write faults (~2 µs a page here) are taken now rather than by the guest's
         first call. One `madvise(MADV_POPULATE_WRITE)` per run, which releases the GIL (Linux
         5.14+); elsewhere each page is read and written back. Pages past the memory's size are
-        skipped."""
+        skipped. The pages are remembered: `changed_runs` compares them with the pristine's
+        rather than taking them as changed."""
         base = self._memory.address()
         pages = self._memory.size() // PAGE
         for first, count in runs:
             count = min(first + count, pages) - first
             if count <= 0:
                 continue
+            if len(self._ahead) < first + count:
+                self._ahead.extend(bytes(first + count - len(self._ahead)))
+            self._ahead[first : first + count] = b"\1" * count
             if _madvise(base + first * PAGE, count * PAGE, _MADV_POPULATE_WRITE) == 0:
                 continue
             for page in range(first, first + count):

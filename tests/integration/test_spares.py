@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 import cove
+from cove import _image
 from cove._guest import Guest
 
 pytestmark = pytest.mark.anyio
@@ -63,7 +64,9 @@ async def test_prefaulting_keeps_every_byte_and_makes_the_pages_private(
     settings: cove.PoolSettings,
 ) -> None:
     """`Guest.prefault` takes the copy-on-write faults of a first call's pages ahead without
-    changing a byte: a fresh interpreter's memory is the same before and after, page for page."""
+    changing a byte: a fresh interpreter's memory is the same before and after, page for page.
+    The pages are private (written, to the page map), yet not changed: a session's image
+    keeps only the prefaulted pages its code then changed."""
     async with cove.Pool(settings) as pool:
         runs = pool._first_call_runs  # pyright: ignore[reportPrivateUsage]
         assert sum(count for _, count in runs) > 50  # a first call writes hundreds of pages
@@ -78,10 +81,19 @@ async def test_prefaulting_keeps_every_byte_and_makes_the_pages_private(
             guest.prefault(runs)
             assert ctypes.string_at(address, size) == before
 
-            def pages(found: list[tuple[int, int]]) -> set[int]:
-                return {p for first, count in found for p in range(first, first + count)}
-
-            assert pages(guest.changed_runs(pristine)) >= pages(runs)
+            page_classes = _image._page_classes  # pyright: ignore[reportPrivateUsage]
+            classes = page_classes(address, size // _image.PAGE)
+            assert all(classes[first : first + count] == b"w" * count for first, count in runs)
+            assert guest.changed_runs(pristine) == []
+            # One prefaulted page changed, one written with the byte it held: only the first
+            # is a change.
+            (first, count), (other, _) = runs[0], runs[-1]
+            changed = address + (first + count - 1) * _image.PAGE
+            flipped = ctypes.string_at(changed, 1)[0] ^ 1
+            ctypes.c_char.from_address(changed).value = bytes([flipped])
+            same = ctypes.c_char.from_address(address + other * _image.PAGE)
+            same.value = same.value
+            assert guest.changed_runs(pristine) == [(first + count - 1, 1)]
         finally:
             guest.close()
 
