@@ -9,6 +9,10 @@
 #   sources    the pinned Debian source packages, verified by sha256, unpacked with Debian's patches
 #   sysroot    a private wasm32-wasi sysroot, so clang never sees the host's /usr/include
 #   zlib bzip2 xz sqlite   the C libraries CPython's zlib, bz2, lzma and sqlite3 modules need
+#   profrt     compiler-rt's profile runtime for wasm32-wasi, from the pinned LLVM sources (Debian
+#              ships only the builtins for wasm32)
+#   pgo        an instrumented CPython runs pgo/train.py under wasmtime: the profile the next step
+#              builds with (profile-guided optimisation, issue 14)
 #   cpython    cross-builds libpython3.11.a for wasm32-wasi, using the host's python3.11 as build Python
 #   stdlib     the byte-compiled, deterministic stdlib zip (with the guest package, guest/cove_guest)
 #   numpy      cross-builds numpy from its pinned sdist: scientific/build-numpy.sh (its README)
@@ -44,6 +48,8 @@ CLANG_VER=1:19.1.7-3~deb12u1
 WASI_LIBC_VER=0.0~git20220510.9886d3d-2
 TZDATA_VER=2026f-0+deb12u1
 WIZER_VER=10.0.0
+# wasmtime-py for the pgo step's training run: the version the runtime pins, read from its home.
+WASMTIME_PY_VER=$(sed -n 's/^ *"wasmtime==\([0-9.]*\)".*/\1/p' "$HERE/../pyproject.toml")
 # The third-party packages in the guest's zip are pinned, with their wheels' sha256, in
 # packages.txt (step `packages`, make_packages.py).
 
@@ -61,6 +67,9 @@ CFLAGS_WASM="-O2 -g0 -ffile-prefix-map=$BUILD=/build -D_WASI_EMULATED_SIGNAL -D_
 # -O3 and ThinLTO (guest CPU, issue 14; each experiment and its number is in docs/benchmarks.md).
 # -O3 comes after CFLAGS_WASM's -O2 and wins. The C libraries, numpy and pandas keep CFLAGS_WASM.
 OPT_CPYTHON="-O3 -flto=thin"
+# ... and the profile of step pgo (CPython's objects only; see step_pgo).
+PROFDATA=$BUILD/pgo/cpython.profdata
+PGO_USE="-fprofile-instr-use=$PROFDATA -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date"
 JOBS=${JOBS:-$(nproc)}
 # Stdlib extension modules that must be built in: configure quietly leaves out any module whose
 # probe fails, and the build would otherwise succeed without it.
@@ -120,11 +129,13 @@ step_sources() {
     mkdir -p "$SRC"
     cd "$SRC"
     apt-get source -q --download-only "$PY_PKG=$PY_VER" "zlib=$ZLIB_VER" "bzip2=$BZIP2_VER" \
-        "xz-utils=$XZ_VER" "sqlite3=$SQLITE_VER"
+        "xz-utils=$XZ_VER" "sqlite3=$SQLITE_VER" "llvm-toolchain-$LLVM=$CLANG_VER"
     apt-get download -q "tzdata=$TZDATA_VER"
     sha256sum -c "$HERE/sources.sha256"
     rm -rf tzdata-root && dpkg-deb -x tzdata_*.deb tzdata-root
     for dsc in *.dsc; do
+        # LLVM's sources (164 MB) are not unpacked: step profrt takes the few files it needs.
+        [[ $dsc == llvm-toolchain-* ]] && continue
         dir=$(awk '/^Source:/{s=$2} /^Version:/{v=$2} END{sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v); print s "-" v}' "$dsc")
         [[ -d $dir ]] || dpkg-source -q -x "$dsc"
     done
@@ -186,19 +197,18 @@ step_sqlite() {
     cp .libs/libsqlite3.a "$DEPS/lib/" && cp sqlite3.h "$DEPS/include/"
 }
 
-step_cpython() {
-    cd "$SRC/$PY_PKG-3.11.2"
-    for p in "$HERE"/patches/cpython-*.patch; do apply_patch "$p"; done
-    local out=$BUILD/cpython-wasi
-    rm -rf "$out" && mkdir -p "$out" && cd "$out"
+# configure for CPython in the current directory (a directory of $BUILD, as $SRC is), with
+# CFLAGS and LDFLAGS ($1, $2) on top of the wasm32-wasi basics.
+configure_cpython() {
     # configure is called by a relative path: the source path ends up in getpath's VPATH and in
-    # the snapshot, and must not depend on where the build directory is. Under LTO an object file
-    # is bitcode, which configure's float-word-order probe (it greps one) cannot read: wasm32 is
-    # little-endian, said outright.
+    # the snapshot, and must not depend on where the build directory is (it also names static
+    # functions in the profile: the pgo step's build and this one must see the same path). Under
+    # LTO an object file is bitcode, which configure's float-word-order probe (it greps one)
+    # cannot read: wasm32 is little-endian, said outright.
     CONFIG_SITE="$SRC/$PY_PKG-3.11.2/Tools/wasm/config.site-wasm32-wasi" \
     CC="$CC_WASM" CPP="clang-cpp-$LLVM --target=wasm32-wasi --sysroot=$SYSROOT" \
     AR=llvm-ar-$LLVM RANLIB=llvm-ranlib-$LLVM READELF=true \
-    CFLAGS="$CFLAGS_WASM $OPT_CPYTHON" CPPFLAGS="-I$DEPS/include" LDFLAGS="-L$DEPS/lib $OPT_CPYTHON" \
+    CFLAGS="$CFLAGS_WASM $1" CPPFLAGS="-I$DEPS/include" LDFLAGS="-L$DEPS/lib $2" \
     ax_cv_c_float_words_bigendian=no \
     PKG_CONFIG_PATH="" PKG_CONFIG_LIBDIR="$DEPS/lib/pkgconfig" \
     ZLIB_CFLAGS="-I$DEPS/include" ZLIB_LIBS="-lz" BZIP2_CFLAGS="-I$DEPS/include" BZIP2_LIBS="-lbz2" \
@@ -208,6 +218,60 @@ step_cpython() {
         --with-build-python="$(command -v python3.11)" --disable-shared --disable-ipv6 \
         --without-ensurepip --disable-test-modules --with-pymalloc --without-pydebug
     check_modules
+}
+
+step_profrt() {
+    local out=$BUILD/profrt
+    rm -rf "$out" && mkdir -p "$out/obj" && cd "$out"
+    local upstream=${CLANG_VER#*:}
+    tar -xJf "$SRC/llvm-toolchain-${LLVM}_${upstream%-*}.orig.tar.xz" --strip-components=1 \
+        --wildcards '*/compiler-rt/lib/profile/*' '*/compiler-rt/include/profile/*'
+    apply_patch "$HERE/patches/compiler-rt-profile-other-bitmap.patch"
+    local rt=compiler-rt/lib/profile f
+    # The runtime's portable files (wasm32-wasi has no section-bounds linker magic: PlatformOther
+    # registers each function at start-up) and, for InstrProfilingRuntime.cpp, pgo/profile_runtime.c.
+    for f in InstrProfiling InstrProfilingBuffer InstrProfilingFile InstrProfilingInternal \
+             InstrProfilingMerge InstrProfilingMergeFile InstrProfilingNameVar \
+             InstrProfilingPlatformOther InstrProfilingUtil InstrProfilingValue \
+             InstrProfilingVersionVar InstrProfilingWriter; do
+        $CC_WASM $CFLAGS_WASM -D_WASI_EMULATED_MMAN -DCOMPILER_RT_HAS_UNAME=1 -include "$HERE/pgo/wasi.h" \
+            -Icompiler-rt/include -c "$rt/$f.c" -o "obj/$f.o"
+    done
+    $CC_WASM $CFLAGS_WASM -I"$rt" -Icompiler-rt/include -c "$HERE/pgo/profile_runtime.c" \
+        -o obj/profile_runtime.o
+    rm -f libprofile.a && llvm-ar-$LLVM rcs libprofile.a obj/*.o
+}
+
+# Profile-guided optimisation of CPython (issue 14, guest CPU). CPython's own --enable-optimizations
+# runs its training on the interpreter it built, which a cross build cannot do: here an
+# instrumented python.wasm (front-end instrumentation, -O2, no LTO: the profile is keyed by
+# function and control-flow hash, not by how the code is optimised) runs pgo/train.py under
+# wasmtime (pgo/run.py), and llvm-profdata merges what it wrote. numpy and pandas are not
+# profiled. The training is deterministic, so a rebuild gets the same profile.
+step_pgo() {
+    cd "$SRC/$PY_PKG-3.11.2"
+    for p in "$HERE"/patches/cpython-*.patch; do apply_patch "$p"; done
+    local out=$BUILD/cpython-pgo prof=$BUILD/pgo
+    rm -rf "$out" "$prof" && mkdir -p "$out" "$prof/work" && cd "$out"
+    configure_cpython "" ""
+    # lld resolves archives whatever their place on the line: the runtime can go with LDFLAGS.
+    make -j"$JOBS" python.wasm pybuilddir.txt CFLAGS_NODIST="-fprofile-instr-generate" \
+        LDFLAGS_NODIST="$BUILD/profrt/libprofile.a -lwasi-emulated-mman"
+    python3.11 -m venv "$prof/venv"
+    "$prof/venv/bin/python" -m pip install -q "wasmtime==$WASMTIME_PY_VER"
+    cp "$HERE/pgo/train.py" "$prof/work/"
+    "$prof/venv/bin/python" "$HERE/pgo/run.py" "$out/python.wasm" "$SRC/$PY_PKG-3.11.2/Lib" \
+        "$out/$(cat pybuilddir.txt)" "$prof/work"
+    "llvm-profdata-$LLVM" merge -o "$PROFDATA" "$prof/work/cpython.profraw"
+}
+
+step_cpython() {
+    [[ -f $PROFDATA ]] || { echo "no profile at $PROFDATA: run step pgo first" >&2; exit 1; }
+    cd "$SRC/$PY_PKG-3.11.2"
+    for p in "$HERE"/patches/cpython-*.patch; do apply_patch "$p"; done
+    local out=$BUILD/cpython-wasi
+    rm -rf "$out" && mkdir -p "$out" && cd "$out"
+    configure_cpython "$OPT_CPYTHON $PGO_USE" "$OPT_CPYTHON"
     # python.wasm is not shipped; linking it proves the objects are complete. pybuilddir.txt
     # generates the guest's _sysconfigdata module.
     make -j"$JOBS" libpython3.11.a python.wasm pybuilddir.txt
@@ -310,7 +374,8 @@ step_install() {
     python3.11 "$HERE/manifest.py" write --build "$BUILD" --dist "$DIST" --src "$SRC" \
         --py-version "$PY_VER" --zlib-version "$ZLIB_VER" --bzip2-version "$BZIP2_VER" \
         --xz-version "$XZ_VER" --sqlite-version "$SQLITE_VER" --clang-version "$CLANG_VER" \
-        --wasi-libc-version "$WASI_LIBC_VER" --wizer-version "$WIZER_VER" --tzdata-version "$TZDATA_VER"
+        --wasi-libc-version "$WASI_LIBC_VER" --wizer-version "$WIZER_VER" --tzdata-version "$TZDATA_VER" \
+        --wasmtime-py-version "$WASMTIME_PY_VER"
 }
 
 run_step() {
@@ -321,7 +386,7 @@ run_step() {
     done_ "$s"
 }
 
-ALL_STEPS=(toolchain sources sysroot zlib bzip2 xz sqlite cpython stdlib numpy pandas packages reactor snapshot
+ALL_STEPS=(toolchain sources sysroot zlib bzip2 xz sqlite profrt pgo cpython stdlib numpy pandas packages reactor snapshot
            install)
 
 main() {

@@ -52,6 +52,13 @@ def driver_sha256(guest_dir: pathlib.Path = HERE / "guest") -> str:
     return digest.hexdigest()
 
 
+def pgo_inputs(pgo_dir: pathlib.Path = HERE / "pgo") -> dict[str, str]:
+    """The sha256 of each source file of the PGO training run (build.sh steps profrt and pgo),
+    by name."""
+    files = (p for p in pgo_dir.iterdir() if p.is_file() and p.suffix in {".py", ".c", ".h"})
+    return {f"pgo/{p.name}": sha256_file(p) for p in sorted(files)}
+
+
 def _dpkg_version(package: str) -> str:
     out = subprocess.run(
         ["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=False
@@ -119,6 +126,13 @@ def write(args: argparse.Namespace) -> None:
         "patches": sorted(p.name for p in (HERE / "patches").iterdir())
         + sorted(f"scientific/{p.name}" for p in (HERE / "scientific" / "patches").iterdir()),
         "driver_sha256": driver_sha256(),
+        # Profile-guided optimisation (build.sh steps profrt and pgo): what CPython was trained
+        # on and the merged profile it was compiled with.
+        "pgo": {
+            "training": pgo_inputs(),
+            "profile_sha256": sha256_file(build / "pgo" / "cpython.profdata"),
+            "wasmtime-py": args.wasmtime_py_version,
+        },
         "artifacts": {name: sha256_file(unpacked[name]) for name in ARTIFACTS},
     }
     manifest["packages"] = packages["packages"]  # name: version, wheel sha256, licence
@@ -166,6 +180,7 @@ def main() -> None:
         "wasi-libc-version",
         "wizer-version",
         "tzdata-version",
+        "wasmtime-py-version",
     ):
         w.add_argument(f"--{opt}", required=True)
     c = sub.add_parser("check")

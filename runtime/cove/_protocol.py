@@ -4,8 +4,9 @@ Calls in (host → guest). The host writes one JSON request into the buffer `cov
 returns and calls `cove_call(n, bytes_left, files_left) -> i64`:
 
     GuestRequest = ExecRequest | EditRequest | BashRequest | PythonRequest | PingRequest
-                   | ReseedRequest | CloseFilesRequest
-                   (a union tagged by "op": exec, edit, bash, script, ping, reseed, close_files)
+                   | WarmUpRequest | ReseedRequest | CloseFilesRequest
+                   (a union tagged by "op": exec, edit, bash, script, ping, warm_up, reseed,
+                   close_files)
 
 The i64 packs where the answer is (`unpack_call_result`); the answer is a `GuestResponse`.
 The guest half is `cove_guest.driver` (python-wasm/guest), which dispatches on the same op
@@ -48,6 +49,7 @@ __all__ = [
     "PythonRequest",
     "ReseedRequest",
     "RunPythonRequest",
+    "WarmUpRequest",
     "decode_closed_files",
     "decode_host_request",
     "decode_response",
@@ -100,6 +102,12 @@ class PingRequest(_Request, frozen=True, kw_only=True, tag="ping"):
     """Is the driver there."""
 
 
+class WarmUpRequest(_Request, frozen=True, kw_only=True, tag="warm_up"):
+    """A spare's first request: the exec path once, in a namespace of its own and counted
+    nowhere (the session's first cell is still `<cell-1>`), so what a new interpreter does
+    lazily on its first call is done before that call."""
+
+
 class ReseedRequest(_Request, frozen=True, kw_only=True, tag="reseed"):
     """Fresh randomness (`random`, numpy's global state): a forked session's first call."""
 
@@ -115,6 +123,7 @@ GuestRequest = (
     | BashRequest
     | PythonRequest
     | PingRequest
+    | WarmUpRequest
     | ReseedRequest
     | CloseFilesRequest
 )

@@ -152,10 +152,11 @@ class Session:
                 guest = session._guest = session._new_guest()
                 if prefault is not None:
                     guest.prefault(prefault)
-                    # A first request (a ping: the driver's per-session start, its fresh
-                    # randomness, and the paths every call takes) also warms what a new
-                    # instance sets up lazily; nothing the model's code can see changes.
-                    if guest.request(protocol.PingRequest(), bytes_left=0, files_left=0) is None:
+                    # A first request (the driver's per-session start, its fresh randomness,
+                    # and the exec path once, counted nowhere) also warms what a new instance
+                    # sets up lazily; nothing the model's code can see changes.
+                    warm_up = protocol.WarmUpRequest()
+                    if guest.request(warm_up, bytes_left=0, files_left=0) is None:
                         raise InterpreterError("a spare interpreter did not answer")
                     session.workspace.usage()
             except BaseException:

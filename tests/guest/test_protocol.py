@@ -45,6 +45,23 @@ def test_every_guest_request_round_trips(guest: Any, tmp_path: Any) -> None:
     assert driver.handle(host.encode(host.PingRequest())) == b'{"ok": true}'
 
 
+def test_a_warm_up_runs_the_exec_path_and_leaves_no_trace(guest: Any) -> None:
+    """A spare's first request: nothing model code can see changes (the cell count, the
+    namespace, linecache, the streams)."""
+    import linecache
+    import sys
+
+    cells = driver._cells  # pyright: ignore[reportPrivateUsage]
+    count, names = cells.count, set(cells.namespace)
+    streams = sys.stdout, sys.stderr
+    assert driver.handle(host.encode(host.WarmUpRequest())) == b'{"ok": true}'
+    assert (cells.count, set(cells.namespace)) == (count, names)
+    assert (sys.stdout, sys.stderr) == streams
+    assert not any(name.startswith("<warm-up") for name in linecache.cache)
+    failed = round_trip(host.ExecRequest(code="1/0"))
+    assert f'"<cell-{count + 1}>"' in failed.stderr, failed.stderr
+
+
 def test_reseed_gives_fresh_randomness(guest: Any) -> None:
     import random
 
@@ -106,6 +123,7 @@ def test_op_names_agree() -> None:
             host.BashRequest,
             host.PythonRequest,
             host.PingRequest,
+            host.WarmUpRequest,
             host.ReseedRequest,
             host.CloseFilesRequest,
         )

@@ -36,6 +36,18 @@ def test_artifact_was_built_from_the_driver_sources_in_the_tree() -> None:
     )
 
 
+def test_artifact_was_trained_on_the_profile_inputs_in_the_tree() -> None:
+    """CPython is compiled with the profile of python-wasm/pgo/'s training run (build.sh steps
+    profrt and pgo): the manifest names each of those files by hash, and the profile."""
+    manifest = json.loads((ARTIFACT / "manifest.json").read_text())
+    assert manifest["pgo"]["training"] == _manifest_tool().pgo_inputs(), (
+        "python-wasm/pgo/ changed since the artifact was built: run python-wasm/build.sh"
+    )
+    assert set(manifest["pgo"]["training"]) >= {"pgo/train.py", "pgo/run.py"}
+    assert len(manifest["pgo"]["profile_sha256"]) == 64
+    assert "compiler-rt-profile-other-bitmap.patch" in manifest["patches"]
+
+
 def test_manifest_records_sources_toolchain_and_hashes() -> None:
     manifest = json.loads((ARTIFACT / "manifest.json").read_text())
     assert set(manifest["source_packages"]) >= {

@@ -11,6 +11,9 @@ stdout. Requests:
     {"op": "script", "argv": [str], "stdin_b64": str, "cwd": str, "env": {str: str},
      "max_output_bytes": int}     (a fresh interpreter running `python ARGV...` for the shell)
     {"op": "ping"}
+    {"op": "warm_up"}         a spare's first request: the exec path once (a cell counted nowhere,
+                              in a namespace of its own), so what a new interpreter does lazily
+                              on its first call is done before that call; answers {"ok": true}
     {"op": "reseed"}          fresh randomness (a forked session's first act)
     {"op": "close_files"}     flush and close the files model code left open (before a session
                               is carried across a restart); answers {"closed": n}
@@ -34,7 +37,7 @@ import sys
 
 from cove_guest import deadline, extensions, protocol, sandbox
 from cove_guest.capture import BoundedText, redirected_streams
-from cove_guest.cells import Cells, Outcome
+from cove_guest.cells import Cells, Outcome, main_namespace, run_source
 from cove_guest.commands import COMMANDS
 from cove_guest.editor import Editor
 from cove_guest.host import GuestHost
@@ -123,6 +126,16 @@ def _ping(req):
     return {"ok": True}
 
 
+def _warm_up(req):
+    name = "<warm-up>"
+    redirected_streams(
+        protocol.max_output(req),
+        lambda o, e: run_source("pass", name, main_namespace(), o, e, Outcome()),
+    )
+    linecache.cache.pop(name, None)
+    return {"ok": True}
+
+
 def _reseed(req):
     _start()
     return {"ok": True}
@@ -196,6 +209,7 @@ OPS = {
     protocol.BASH: _bash,
     protocol.SCRIPT: _script,
     protocol.PING: _ping,
+    protocol.WARM_UP: _warm_up,
     protocol.RESEED: _reseed,
     protocol.CLOSE_FILES: _close_files,
 }

@@ -3,10 +3,11 @@ runtime/cove/_protocol.py; tests/guest/test_protocol.py round-trips every reques
 
 Calls in: `handle` (the driver) receives one JSON object tagged by "op" — `EXEC` {code},
 `EDIT` {command, path, file_text?, old_str?, new_str?, insert_line?, view_range?}, `BASH`
-{command}, `SCRIPT` {argv, cwd, env, stdin_b64}, `PING`, `RESEED` (fresh randomness, for a
-forked session) and `CLOSE_FILES` (flush and close model code's open files, before a session is
-carried across a restart) — each with an optional "max_output_bytes", and answers with
-`response(...)` or `error(...)`.
+{command}, `SCRIPT` {argv, cwd, env, stdin_b64}, `PING`, `WARM_UP` (a spare's first request:
+the exec path once, counted nowhere), `RESEED` (fresh randomness, for a forked session) and
+`CLOSE_FILES` (flush and close model code's open files, before a session is carried across a
+restart) — each with an optional "max_output_bytes", and answers with `response(...)` or
+`error(...)`.
 
 Calls out: `python_request` is what the shell's `python` command hands `_cove.host_call`
 (op `HOST_PYTHON`); the host answers {stdout, stderr, return_code} or {error}.
@@ -16,7 +17,7 @@ import base64
 import json
 
 EXEC, EDIT, BASH, SCRIPT, PING = "exec", "edit", "bash", "script", "ping"
-RESEED, CLOSE_FILES = "reseed", "close_files"
+RESEED, CLOSE_FILES, WARM_UP = "reseed", "close_files", "warm_up"
 HOST_ECHO, HOST_PYTHON = "echo", "python"
 
 DEFAULT_MAX_OUTPUT = 1 << 20
