@@ -318,15 +318,20 @@ class Guest:
             message = f"the interpreter could not count its open files: {exc}"
             raise InterpreterError(message) from exc
 
-    def changed_runs(self, pristine: Guest) -> list[tuple[int, int]]:
+    def changed_runs(self, pristine: Guest, *, exact: bool = True) -> list[tuple[int, int]]:
         """Runs (first page, count) of this guest's memory pages that differ from `pristine`'s
-        (a never-run instance of the same engine). Between calls only."""
+        (a never-run instance of the same engine). Between calls only.
+
+        Not `exact`: the pages `prefault` made private are taken as changed, not compared (a
+        superset, for a fork's copy: copying such a page costs less than comparing it, one
+        `memcmp` call per page from Python; measured on 2026-12-02, comparing a typical
+        session's ~350 took 1.1-1.6 ms and spared ~90 pages of copying)."""
         return changed_runs(
             self._memory.address(),
             self._memory.size(),
             pristine._memory.address(),
             pristine._memory.size(),
-            self._ahead,
+            self._ahead if exact else b"",
         )
 
     def pages(self, runs: Iterable[tuple[int, int]]) -> Iterator[memoryview]:

@@ -646,7 +646,7 @@ class Session:
                 )
             if self._pristine is None:
                 raise InterpreterError("this session cannot be forked")
-            runs = guest.changed_runs(self._pristine)
+            runs = guest.changed_runs(self._pristine, exact=False)
             fresh = make_child()  # its own failures clean up after themselves
             try:
                 fresh.restore(
