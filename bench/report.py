@@ -157,49 +157,48 @@ _PURE_PYTHON = (
 # Written from the profiles and experiments (py-spy, `--threads --native`, on `cove serve` under
 # the lean client's warm trivial execs; strace -c; A/B runs); see docs/benchmarks.md.
 _DOMINATES = """\
-Profiled with py-spy (`py-spy record --threads --native --format raw`, 500 Hz) on `cove serve`
-under 15,000 warm trivial execs from the lean client. Nearly all of a call's server CPU is the
-event loop's thread; the session's worker thread and the wasm are a small part.
+Measured on `cove serve` under the lean client's warm trivial execs: CPU per thread from
+/proc (`schedstat`, 4,000 execs), perf and py-spy profiles, and A/B runs of fresh servers.
 
-- **Server CPU per exec, warm-exec and print latency.** Of the event loop's busy time per exec
-  (the profile of the round before; nothing on this path changed since): about 35% is uvicorn
-  and httptools (parsing the request, and the response's socket write), about 10% Litestar's
-  router and exception middleware, about 6% Cove's middleware (auth, access log, metrics, body
-  deadlines), about 23% handing the call to the session's thread and back (the session lock,
-  the capacity limiter, a shielded wait, two cross-thread wake-ups), and the rest Cove's
-  decode, result and encode. On Python 3.11 every lookup of the running loop is a `getpid`
-  system call (5 per warm exec under strace). Tried this round and not kept: handing the call
-  to the session's thread from a loop callback, just before the loop polls, so that the woken
-  thread does not wait for the GIL the loop's thread still holds. Under strace the futex calls
-  per warm exec fell from ~10 to ~4, but server CPU per exec did not move (three A/B pairs of
-  fresh servers, 343-393 µs either way) and under plain asyncio the in-process call was ~0.01
-  ms slower. What is left against the baseline is mostly that hop (the baseline writes to a
-  pipe and its REPL, a process with a GIL of its own, answers); running guest code on the
-  event loop's own thread cannot be afforded for calls of unknown length. What would close the
-  rest: Python 3.12+ (no `getpid` per loop lookup) and anyio off the per-call path under
-  asyncio. This run's host (an Intel Xeon) is slower at thread wake-ups than the previous
-  run's (an AMD EPYC: the thread hop baseline 0.045 ms p50 there): the in-process trivial
-  call misses its absolute 0.2 ms target here (0.14 ms there), while the ratios against the
-  baseline moved by a few percent.
+- **Server CPU per exec, warm-exec and print latency.** By thread (2026-12-02, two rounds):
+  Cove's event-loop thread used 195-206 µs per exec, less than the baseline's server process
+  (260-285 µs); the session's worker thread used 190-250 µs, against 63-68 µs for the
+  baseline's REPL subprocess. So what is left is the worker's share. Its work, timed hot on
+  one thread in a loop, is ~0.10 ms (`Session._run`; a `Guest.call` of the exec 0.07 ms);
+  under perf the wasm alone was 22% of the whole server's samples, ~90 µs per exec, twice its
+  hot cost: each call wakes the worker on the other vCPU, cold. A cross-vCPU wake-up is slow
+  on this VM (its kernel is told not to poll when idle: `haltpoll.guest_halt_poll_ns=0`): a
+  hop to another thread and back took 0.11-0.14 ms p50, 0.023-0.037 ms with the process
+  pinned to one CPU. The baseline's REPL pays the same wake-ups but runs native code. Tried on
+  2026-12-02 and not kept: the worker pinned, at each call, to the CPU the event loop runs on
+  (528-575 µs of server CPU per exec against 365-449 unpinned, alternating fresh servers); the
+  whole server pinned to one CPU (470-520 against 427); a pipe instead of a futex to wake the
+  worker, for the kernel's wake-affine placement (the hop's round trip did not change). Of the event loop's own time
+  (py-spy, the round before): ~35% uvicorn and httptools, ~10% Litestar's router and exception
+  middleware, ~6% Cove's middleware, ~23% the hand-over to the worker and back, the rest Cove's
+  decode, result and encode. What would close it: guest code that costs less CPU per call (the
+  pure-Python ratios below, PGO included), or no thread hop per call (guest code on the event
+  loop's thread, which calls of unknown length cannot be allowed).
+- **In-process trivial call.** The same hop: 0.32 ms p50 here, 0.17 ms with the process pinned
+  to one CPU (`taskset -c 0`, 2026-12-02), where the thread hop baseline is 0.024 ms; on an
+  AMD EPYC host of an earlier round, 0.14 ms unpinned. Pinning is not something a library can
+  do to its host's event loop; the miss is this VM's two cross-CPU wake-ups per call.
 - **Editor view: met.** A view of a small workspace file is answered on the host, inline
   (`_hostview.py`): no thread hop, no guest call. Larger files, directories and links still go
   to the guest, where every WASI file operation crosses to Tokio's blocking thread pool inside
   wasmtime (`spawn_blocking`: `os.stat` 57 µs, `open(...).read()` of a 250-byte file 138 µs,
   against ~1-5 µs natively); wasmtime's opt-out (`allow_blocking_current_thread`, wasmtime PR
   #8190) is not in the C API that wasmtime-py wraps.
-- **Create + first exec.** Creating a session hands over a spare made ahead (its first
-  call's pages already private, a first request answered). Since 2026-12-01 a session is made
-  on its own worker thread, which is still there at its first call: that call no longer
-  starts a thread (in-process, a spare's first call after its hand-over 1.70 -> 1.04 ms p50
-  in one A/B on this host), and the lean client's create + first exec, 10 ms apart, met its
-  target in this run. The httpx scenario makes them back to back: the httpx client's own
-  ~0.7 ms per request is paid twice, and the one spare is used up faster than it is made
-  again (~1.5 ms of background work each), so most of those sessions are made on demand,
-  their first call paying the copy-on-write faults and a cold interpreter. What is left in a
-  handed-over spare's first call: its first exec runs ~0.3 ms longer in the guest than the
-  next one (`Guest.call` of `pass`: 0.57 against 0.27 ms p50), on paths the spare's warm-up
-  request (a ping, which leaves the session's cell count alone) does not take; warming them
-  needs a guest-side request that runs the exec path without a trace (an artifact rebuild).
+- **Create + first exec.** Creating a session hands over a spare made ahead: its first call's
+  pages already private, and one `warm_up` request answered (since 2026-12-02: the exec path
+  once, in a namespace of its own and counted nowhere; before, a ping, after which the first
+  exec still ran ~0.3 ms longer in the guest than the next). A session is made on its own
+  worker thread, which is still there at its first call. The lean client's create + first
+  exec, 10 ms apart, meets its target. The httpx scenario makes them back to back: the httpx
+  client's own ~0.7 ms per request is paid twice, and the one spare is used up faster than it
+  is made again (~1.5 ms of background work each), so most of those sessions are made on
+  demand, their first call paying the copy-on-write faults (~2 µs a page on this VM) and a
+  cold interpreter. What would close it: more spares (`spare_sessions`), at ~1.8 MB each.
 - **Idle server: met.** uvicorn's main loop (replaced in `cove serve`) no longer ticks while
   no connection is open; a new connection refreshes the Date header before its first request
   and wakes it, and it ticks once a second while connections are open. Its once-a-second
@@ -208,16 +207,14 @@ event loop's thread; the session's worker thread and the wasm are a small part.
   `time.sleep(1)` loop 0.15 ms). The measure also starts after a 7 s pause now, past the 5 s
   after which the sessions' worker threads end, so it is the steady state: no thread of the
   server ran in the 10 s measured.
-- **Pure Python.** The artifact is built with `-O3` and ThinLTO now (the build experiments
-  above: the loop 2.59× → 2.47× native, the generator expression 3.22× → 2.95× in one run).
-  What is left is CPython's eval loop in wasm: it dispatches through a `switch` (wasm has no
-  computed gotos), wasmtime checks the epoch at every loop back-edge and function entry
-  (deadlines need it; measured on 2026-11-30, epochs alone cost +16% on the loop and +33% on
-  `sum(range)`), and a generator expression re-enters the eval loop for every item, paying a
-  function entry of the interpreter's largest function each time. What might close it: PGO
-  (which first needs a wasm32-wasi profile runtime built from compiler-rt's sources: Debian
-  ships none), or an eval loop that dispatches by tail calls (CPython 3.14's design, on wasm's
-  tail-call proposal).
+- **Pure Python.** The artifact is built with `-O3`, ThinLTO and, since 2026-12-02, a profile
+  of CPython's own run on a training workload (PGO; the build experiments above). What is left
+  is CPython's eval loop in wasm: it dispatches through a `switch` (wasm has no computed
+  gotos), wasmtime checks the epoch at every loop back-edge and function entry (deadlines need
+  it; measured on 2026-11-30, epochs alone cost +16% on the loop and +33% on `sum(range)`), and
+  a generator expression re-enters the eval loop for every item, paying a function entry of
+  the interpreter's largest function each time. What might close the rest: an eval loop that
+  dispatches by tail calls (CPython 3.14's design, on wasm's tail-call proposal).
 """
 
 # Each build experiment for the guest's CPU (issue 14), kept or not, with its number. Each was
@@ -233,16 +230,26 @@ same run). Artifacts: `python -m bench.artifacts OLD_DIR [NEW_DIR]`.
 | experiment | `for` loop 3M | genexpr sum | json 100k | regex 1 MB | kept |
 | --- | --- | --- | --- | --- | --- |
 | `-O2` (the artifact before, commit `3792223`) | 684 ms, 2.59× | 384 ms, 3.22× | 433 ms, 1.77× | 83 ms, 1.67× | |
-| CPython at `-O3` + ThinLTO, the reactor linked with `--lto-O3` (this artifact) | 650 ms, 2.47× | 352 ms, 2.95× | 387 ms, 1.58× | 69 ms, 1.38× | yes |
+| CPython at `-O3` + ThinLTO, the reactor linked with `--lto-O3` (commit `3792223`..`4a37f3c`) | 650 ms, 2.47× | 352 ms, 2.95× | 387 ms, 1.58× | 69 ms, 1.38× | yes |
 | native CPython 3.11 in the same run | 264 ms | 119 ms | 245 ms | 50 ms | |
-| engine: `memory_may_move = False` against the default (this artifact, best of 7) | 628 against 640 ms | 315 against 311 ms | 351 against 366 ms | 64 against 65 ms | no: noise |
+| the same plus PGO: CPython compiled with the profile of its run on `python-wasm/pgo/train.py` (this artifact; 2026-12-02, against the one before, best of 7) | 611 against 755 ms, 2.07× against 2.56× | 327 against 372 ms, 2.48× against 2.82× | 396 against 465 ms, 1.35× against 1.59× | 70 against 79 ms, 1.28× against 1.45× | yes |
+| native CPython 3.11 in that run | 295 ms | 132 ms | 293 ms | 54 ms | |
+| engine: `memory_may_move = False` against the default (the `-O3` + ThinLTO artifact, best of 7) | 628 against 640 ms | 315 against 311 ms | 351 against 366 ms | 64 against 65 ms | no: noise |
 | binaryen `wasm-opt -O2` on the reactor (2026-11-30, research) | 1,093 against 1,100 ms | | | | no |
+| Cranelift `opt_level = speed_and_size` against `speed`, the default (2026-12-02, the `-O3` + ThinLTO artifact, best of 7, four engines alternating) | 735 against 733 ms | 370 against 369 ms | 449 against 452 ms | 76 against 76 ms | no: the same |
+| Cranelift without `enable_table_access_spectre_mitigation` (same run) | 719 against 733 ms | 356 against 369 ms | 448 against 452 ms | 75 against 76 ms | no: 1-4% for a Spectre mitigation on every indirect call of untrusted code |
+| Cranelift's single-pass register allocator (same run) | 1,206 against 733 ms | 804 against 369 ms | 1,060 against 452 ms | 152 against 76 ms | no |
 | `-O3` alone, without LTO (an earlier round) | slower than `-O2` | | | | no |
-| PGO | | | | | not tried: Debian's `libclang-rt-19-dev-wasm32` has only the builtins; a wasm32-wasi profile runtime would have to be built from LLVM's compiler-rt sources first |
 
 (`-O3` in CPython's own `OPT` never took effect before: the `-O2` of `CFLAGS_WASM` came later on
 the command line. ThinLTO also needs configure told the float word order, which its probe
 reads from an object file that is bitcode under LTO.)
+
+PGO needed a profile runtime for wasm32-wasi, which Debian does not ship: it is compiled from
+the pinned LLVM 19 sources (`python-wasm/build.sh` steps `profrt` and `pgo`; python-wasm/README.md).
+The training is the everyday Python of model code, not these workloads; the profile is the
+same from run to run. The engine's settings (Cranelift's, above) were each measured on the
+artifact before it.
 
 """
 
@@ -395,10 +402,25 @@ def _images(im: dict[str, Any]) -> list[str]:
             " formed: the pages changed there are scattered; 4.81 against 5.05 ms for the copy"
             " alone, within noise); wasmtime's pooling allocator keeping 32 MiB of each freed"
             " slot resident, so a new instance's grown pages are already there (9.16 against"
-            " 6.34: slower). What would make it"
-            " independent of how much the session changed: sharing the source's pages"
-            " copy-on-write (memfd-backed linear memories through wasmtime's host memory"
-            " creator) instead of copying them.",
+            " 6.34: slower). Tried on 2026-12-02 and not kept: the changed pages written into a"
+            " memfd and mapped copy-on-write into the new instance (`MAP_PRIVATE`, one mapping"
+            " a run), so that nothing is written into the child itself: writing the 8.5 MB"
+            " into the memfd alone took 4.9 ms p50 (the kernel's page allocation costs what a"
+            " fault does here), 7.7 ms in all against 5.7 ms for the copy; and a spare made"
+            " after each fork for the next one, its memory made private where the last fork"
+            " copied and resident past the snapshot's size (wasmtime's reserved, inaccessible"
+            " range populated with zero pages and made inaccessible again): the copy into it"
+            " took 2.4 ms when it was made just before, 3.9-5.1 ms when made 0.3 s before, with no"
+            " page fault the guest kernel sees (on this VM, memory not written for a while"
+            " costs again to write: a resident 8 MB buffer took 0.09 µs a page to re-write at"
+            " once, 0.45-0.49 µs after 0.1-1 s), while a fork right after another competed"
+            " with the making of that spare (9-12 ms) and it held ~8.5 MB meanwhile. So the"
+            " floor of this session's fork on this VM is writing its ~2,000 changed pages plus"
+            " finding them (~0.8 ms). Not writing them at all, the child mapping the source's"
+            " pages copy-on-write, needs every session's memory file-backed from its start"
+            " (wasmtime's host memory creator), which gives up instantiation from the"
+            " snapshot's copy-on-write image (a 49 MB copy per new session) and, as Linux has"
+            " no snapshot of a memfd, remaps the source at every fork as well.",
         ]
     rs = im["restart"]
     lines += [
