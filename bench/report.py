@@ -206,7 +206,9 @@ Measured on `cove serve` under the lean client's warm trivial execs: CPU per thr
   virtual machine (a bare uvloop loop waking once a second measured 0.73 ms a second, a
   `time.sleep(1)` loop 0.15 ms). The measure also starts after a 7 s pause now, past the 5 s
   after which the sessions' worker threads end, so it is the steady state: no thread of the
-  server ran in the 10 s measured.
+  server ran in the 10 s measured. It is sensitive to what else the machine does: one full
+  run on 2026-12-02 measured 3.96 ms a second (the baseline 6.45), and the HTTP benchmarks
+  run again right after it 0.00 (the baseline 4.76), as did a server on its own.
 - **Pure Python.** The artifact is built with `-O3`, ThinLTO and, since 2026-12-02, a profile
   of CPython's own run on a training workload (PGO; the build experiments above). What is left
   is CPython's eval loop in wasm: it dispatches through a `switch` (wasm has no computed
