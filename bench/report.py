@@ -23,6 +23,12 @@ def _verdict(ok: bool) -> str:
     return "met" if ok else "**missed**"
 
 
+def _near(value: float, bound: float) -> str:
+    """`value` to two decimals, or three where two would read as the bound itself (2.501
+    against a bound of 2.5 would show as 2.50 beside "missed")."""
+    return f"{value:.3f}" if f"{value:.2f}" == f"{bound:.2f}" else f"{value:.2f}"
+
+
 def render(r: dict[str, Any]) -> str:
     m = r["machine"]
     it, itf, ip, pb = r["interpreter"], r["interpreter_fuel"], r["inprocess"], r["pytest_benchmark"]
@@ -60,7 +66,7 @@ def render(r: dict[str, Any]) -> str:
         fuel = f"{b['ratio']:.2f}×" if b else "—"
         verdict = f"≤ 2.5× ({_verdict(a['ratio'] <= 2.5)})" if target else ""
         lines.append(
-            f"| {label} | {a['guest_ms']:.0f} | {a['native_ms']:.0f} | {a['ratio']:.2f}× | {fuel} | {verdict} |"
+            f"| {label} | {a['guest_ms']:.0f} | {a['native_ms']:.0f} | {_near(a['ratio'], 2.5)}× | {fuel} | {verdict} |"
         )
     mem = it["memory_per_instance"]
     lines += [
@@ -657,7 +663,7 @@ def _http(r: dict[str, Any]) -> list[str]:
     ]
 
     def row(label: str, value: float, bound: float, unit: str = "×") -> None:
-        lines.append(f"| {label} | {value:.2f}{unit} | {_verdict(value <= bound)} |")
+        lines.append(f"| {label} | {_near(value, bound)}{unit} | {_verdict(value <= bound)} |")
 
     row("server CPU per warm trivial exec ≤ 1.0× baseline", ccpu / bcpu, 1.0)
     row(
