@@ -320,15 +320,21 @@ step_reactor() {
     $CC_WASM $CFLAGS_WASM -I"$py" -I"$SRC/$PY_PKG-3.11.2/Include" \
         -c "$HERE/guest/c/cove_driver.c" -o "$BUILD/cove_driver.o"
     $CC_WASM $CFLAGS_WASM -c "$HERE/guest/c/cove_quota.c" -o "$BUILD/cove_quota.o"
+    $CC_WASM $CFLAGS_WASM -c "$HERE/guest/c/cove_poll.c" -o "$BUILD/cove_poll.o"
     $CC_WASM $CFLAGS_WASM -c "$HERE/guest/c/cove_snapshot.c" -o "$BUILD/cove_snapshot.o"
+    # The limits that protect the host are WebAssembly globals, out of guest memory's reach.
+    python3.11 "$HERE/check_link.py" globals --objdump "llvm-objdump-$LLVM" "$BUILD/cove_quota.o" \
+        bytes_left files_left quota_hits max_open max_depth open_count fd_high orphan_bytes
+    python3.11 "$HERE/check_link.py" globals --objdump "llvm-objdump-$LLVM" "$BUILD/cove_driver.o" \
+        interrupt_requests
     # libc's own calls into these WASI imports go through the wrappers in cove_quota.c (the
-    # workspace quota, open files and directory depth) and cove_snapshot.c (a deterministic
-    # snapshot).
+    # workspace quota, open files and directory depth), cove_poll.c (waits sliced, so the
+    # call's deadline holds) and cove_snapshot.c (a deterministic snapshot).
     local wraps=""
     for f in random_get clock_time_get fd_filestat_get path_filestat_get fd_readdir \
              fd_write fd_pwrite fd_filestat_set_size fd_allocate path_open path_create_directory \
              path_symlink path_link path_unlink_file path_remove_directory path_rename \
-             fd_close fd_renumber; do
+             fd_close fd_renumber poll_oneoff; do
         wraps="$wraps -Wl,--wrap=__wasi_$f"
     done
     wraps="$wraps -Wl,--wrap=strerror"  # Linux's words for the limits' errnos (cove_quota.c)
@@ -352,8 +358,10 @@ step_reactor() {
     (cd "$py" && $CC_WASM -mexec-model=reactor $OPT_CPYTHON -Wl,--lto-O3 -Wl,--strip-debug -z stack-size=8388608 \
         -Wl,--stack-first -Wl,--export=__stack_pointer -Wl,--fatal-warnings $wraps -L"$DEPS/lib" -L"$SCIENTIFIC/sysroot/lib/wasm32-wasi" \
         -o "$BUILD/reactor.wasm" "$BUILD/cove_driver.o" "$BUILD/cove_inittab.o" \
-        "$BUILD/cove_quota.o" "$BUILD/cove_snapshot.o" $objs "${ext[@]}" $libs \
+        "$BUILD/cove_quota.o" "$BUILD/cove_poll.o" "$BUILD/cove_snapshot.o" $objs "${ext[@]}" $libs \
         -lwasi-emulated-mman -lc-printscan-long-double -lc++ -lc++abi)
+    # No function pointer leads around a wrapper or to the host's controls.
+    python3.11 "$HERE/check_link.py" table "$BUILD/reactor.wasm"
 }
 
 step_snapshot() {

@@ -16,6 +16,18 @@ become the build's to catch:
 
 Function-signature mismatches (a call_indirect trap at run time) are the linker's to report:
 the reactor links with --fatal-warnings.
+
+Two checks keep the limits that protect the host out of the guest's reach (cove_quota.c,
+cove_poll.c; guest memory is attacker-controlled, so a forged Python object can make the
+interpreter call any function in the indirect-call table, and write any byte of linear memory):
+
+- `globals OBJECT NAME...`: each named variable of the object is a WebAssembly global, not a
+  location in linear memory (the optimiser may narrow a global it thinks is a flag into a byte
+  of memory: this catches it).
+- `table WASM`: no entry of the indirect-call table is a WASI import, a libc function that calls
+  one directly (`__wasi_*`, `__imported_wasi_*`: the wrappers' "real" side), a Cove export the
+  host calls (`cove_*`), or a quota function; so the only way to a growing WASI call is through
+  its wrapper, and only the host sets the limits.
 """
 
 from __future__ import annotations
@@ -95,6 +107,146 @@ def duplicates(nm: str, ar: str, inputs: list[str]) -> list[str]:
     return problems
 
 
+def _leb(data: bytes, i: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        byte = data[i]
+        i += 1
+        result |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return result, i
+
+
+def _name(data: bytes, i: int) -> tuple[str, int]:
+    n, i = _leb(data, i)
+    return data[i : i + n].decode("utf-8", "replace"), i + n
+
+
+def _skip_const_expr(data: bytes, i: int) -> int:
+    while data[i] != 0x0B:  # `end`
+        i += 1
+    return i + 1
+
+
+def _element_functions(data: bytes, i: int, end: int) -> list[int]:
+    """Function indices in an element section (every segment encoding)."""
+    funcs: list[int] = []
+    count, i = _leb(data, i)
+    for _ in range(count):
+        flags, i = _leb(data, i)
+        if flags in (0, 4):
+            i = _skip_const_expr(data, i)
+        elif flags in (2, 6):
+            _, i = _leb(data, i)  # table index
+            i = _skip_const_expr(data, i)
+        if flags in (1, 2, 3):
+            i += 1  # elemkind
+        elif flags in (5, 6, 7):
+            i += 1  # reftype
+        n, i = _leb(data, i)
+        for _ in range(n):
+            if flags < 4:
+                f, i = _leb(data, i)
+                funcs.append(f)
+            else:  # an expression: ref.func f end, or ref.null
+                if data[i] == 0xD2:
+                    f, _ = _leb(data, i + 1)
+                    funcs.append(f)
+                i = _skip_const_expr(data, i)
+    if i > end:
+        raise ValueError("element section overrun")
+    return funcs
+
+
+def table_problems(wasm: bytes) -> list[str]:
+    """What in the indirect-call table leads around the wrappers or to the host's controls."""
+    if wasm[:4] != b"\0asm":
+        return ["not a WebAssembly module"]
+    imports: dict[int, str] = {}
+    exports: dict[int, str] = {}
+    names: dict[int, str] = {}
+    table: list[int] = []
+    i = 8
+    while i < len(wasm):
+        section = wasm[i]
+        size, i = _leb(wasm, i + 1)
+        end = i + size
+        if section == 2:  # imports
+            count, j = _leb(wasm, i)
+            funcs = 0
+            for _ in range(count):
+                module, j = _name(wasm, j)
+                field, j = _name(wasm, j)
+                kind = wasm[j]
+                j += 1
+                if kind == 0:
+                    _, j = _leb(wasm, j)
+                    imports[funcs] = f"{module}.{field}"
+                    funcs += 1
+                elif kind == 1:
+                    j += 1
+                    flags, j = _leb(wasm, j)
+                    _, j = _leb(wasm, j)
+                    if flags & 1:
+                        _, j = _leb(wasm, j)
+                elif kind == 2:
+                    flags, j = _leb(wasm, j)
+                    _, j = _leb(wasm, j)
+                    if flags & 1:
+                        _, j = _leb(wasm, j)
+                else:
+                    j += 2
+        elif section == 7:  # exports
+            count, j = _leb(wasm, i)
+            for _ in range(count):
+                field, j = _name(wasm, j)
+                kind = wasm[j]
+                index, j = _leb(wasm, j + 1)
+                if kind == 0:
+                    exports[index] = field
+        elif section == 9:
+            table += _element_functions(wasm, i, end)
+        elif section == 0:
+            custom, j = _name(wasm, i)
+            if custom == "name":
+                while j < end:
+                    sub = wasm[j]
+                    sub_size, j = _leb(wasm, j + 1)
+                    if sub == 1:  # function names
+                        count, k = _leb(wasm, j)
+                        for _ in range(count):
+                            index, k = _leb(wasm, k)
+                            names[index], k = _name(wasm, k)
+                    j += sub_size
+        i = end
+    if not names:
+        return ["the module has no name section: the table cannot be checked"]
+    problems = []
+    for index in sorted(set(table)):
+        name = names.get(index, "")
+        if index in imports:
+            problems.append(f"the import {imports[index]} is in the indirect-call table")
+        elif index in exports and exports[index].startswith("cove_"):
+            problems.append(f"the export {exports[index]} is in the indirect-call table")
+        elif name.startswith(("__wasi_", "__imported_wasi_", "cove_quota", "__real_")):
+            problems.append(f"{name} is in the indirect-call table")
+    return problems
+
+
+def wasm_globals(objdump: str, obj: str, names: list[str]) -> list[str]:
+    """Which of `names` are not WebAssembly globals in the object `obj`."""
+    listing = subprocess.run([objdump, "-t", obj], check=True, capture_output=True, text=True)
+    kinds: dict[str, str] = {}
+    for line in listing.stdout.splitlines():
+        fields = line.split()
+        if len(fields) >= 4:
+            kinds[fields[-1]] = fields[2] if fields[1] in {"l", "g"} else fields[1]
+    return [
+        f"{n}: {kinds.get(n, 'missing')}, not a GLOBAL" for n in names if kinds.get(n) != "GLOBAL"
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -104,9 +256,30 @@ def main() -> None:
     p_dup.add_argument("--nm", default="llvm-nm")
     p_dup.add_argument("--ar", default=None)
     p_dup.add_argument("inputs", nargs="*")
+    p_glob = sub.add_parser("globals")
+    p_glob.add_argument("--objdump", default="llvm-objdump")
+    p_glob.add_argument("object")
+    p_glob.add_argument("names", nargs="+")
+    p_table = sub.add_parser("table")
+    p_table.add_argument("wasm", type=pathlib.Path)
     args = parser.parse_args()
     if args.command == "inittab":
         sys.stdout.write(inittab(args.modules_tsv))
+        return
+    if args.command == "globals":
+        problems = wasm_globals(args.objdump, args.object, args.names)
+        if problems:
+            sys.exit(
+                "check_link: in linear memory, within the guest's reach: " + "; ".join(problems)
+            )
+        name = pathlib.Path(args.object).name
+        print(f"check_link: {len(args.names)} limits of {name} are wasm globals")
+        return
+    if args.command == "table":
+        problems = table_problems(args.wasm.read_bytes())
+        if problems:
+            sys.exit("check_link: " + "; ".join(problems))
+        print(f"check_link: the indirect-call table of {args.wasm.name} leads around no wrapper")
         return
     ar = args.ar or args.nm.replace("llvm-nm", "llvm-ar")
     problems = duplicates(args.nm, ar, args.inputs)

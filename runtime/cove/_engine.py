@@ -39,12 +39,16 @@ class HostCall(msgspec.Struct, kw_only=True):
         memory_bytes: The calling interpreter's linear memory size.
         fuel_spent: Set by the handler: fuel that work done on the caller's behalf used; it is
             taken from the caller's fuel when the handler returns.
+        refresh_quota: Sets the calling interpreter's workspace quota to (bytes, entries) left
+            by the host's count now, and returns the bytes it may grow by (its open orphans
+            taken off); None if the interpreter has no such export. Valid during the call only.
     """
 
     request: bytes
     fuel_left: int | None
     memory_bytes: int
     fuel_spent: int = 0
+    refresh_quota: Callable[[int, int], int] | None = None
 
 
 HostHandler = Callable[[HostCall], bytes]
@@ -99,6 +103,7 @@ def _host_call(caller: wasmtime.Caller, ptr: int, length: int) -> int:
             request=bytes(memory.read(caller, start, start + length)),
             fuel_left=fuel_left,
             memory_bytes=memory.data_len(caller),
+            refresh_quota=_quota_refresher(caller),
         )
         reply = handler(call)
         if fuel_left is not None and call.fuel_spent:
@@ -109,6 +114,18 @@ def _host_call(caller: wasmtime.Caller, ptr: int, length: int) -> int:
         return -1
     _host.reply = reply
     return len(reply)
+
+
+def _quota_refresher(caller: wasmtime.Caller) -> Callable[[int, int], int] | None:
+    refresh = caller.get("cove_quota_refresh")
+    if not isinstance(refresh, wasmtime.Func):
+        return None
+
+    def refresh_quota(bytes_left: int, files_left: int) -> int:
+        left = refresh(caller, bytes_left, files_left)
+        return left if isinstance(left, int) else 0
+
+    return refresh_quota
 
 
 def _host_reply(caller: wasmtime.Caller, ptr: int) -> None:

@@ -213,16 +213,20 @@ class Guest:
         files_left: int,
         max_response_bytes: int,
         host: HostHandler | None = None,
+        soft: bool = True,
     ) -> GuestOutcome:
         """Run one request in the guest and return its outcome; never raises for guest faults.
 
         A response longer than `max_response_bytes` is not read (the guest's driver bounds
         what it returns; only tampered-with guest code exceeds it): the call is a crash.
+        Not `soft`: the deadline ends the call at once, with no interruption and grace period
+        first (housekeeping).
 
-        Blocks the calling thread for up to `timeout_s` (plus one epoch tick).
+        Blocks the calling thread for up to `timeout_s` (plus the grace period, when `soft`,
+        and one epoch tick).
         """
         store = self._store
-        self._deadline.arm(soft=True)
+        self._deadline.arm(soft=soft)
         store.set_epoch_deadline(self.engine.ticks(timeout_s))
         budget = FUEL_UNLIMITED
         if self.engine.consume_fuel:
@@ -441,10 +445,12 @@ class Guest:
         *,
         bytes_left: int,
         files_left: int,
-        timeout_s: float = 10.0,
+        timeout_s: float,
     ) -> bytes | None:
-        """A housekeeping request (reseed, close files), within the workspace quota left: the
-        guest's answer, or None if it trapped or failed (the caller then does without it)."""
+        """A housekeeping request (reseed, close files, warm-up), within the workspace quota
+        left and `timeout_s` (no grace period: guest memory is the model's, so a request can
+        take as long as the host lets it): the guest's answer, or None if it trapped or failed
+        (the caller then does without it)."""
         outcome = self.call(
             protocol.encode(message),
             timeout_s=timeout_s,
@@ -452,6 +458,7 @@ class Guest:
             bytes_left=bytes_left,
             files_left=files_left,
             max_response_bytes=1 << 16,
+            soft=False,
         )
         return None if outcome.trapped is not None else outcome.response
 

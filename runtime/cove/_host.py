@@ -81,7 +81,11 @@ class HostServices:
             stdin_b64=spec.stdin_b64,
             max_output_bytes=limits.max_output_bytes,
         )
-        usage = self._workspace.usage()
+        # The quota by the disk now (the caller's writes so far included), taken off the
+        # caller's orphans; the nested interpreter may grow the workspace by what is left.
+        bytes_left, files_left = self.quota_left()
+        if call.refresh_quota is not None:
+            bytes_left = max(0, call.refresh_quota(bytes_left, files_left))
         try:
             guest = self._new_guest(memory_left)
         except InterpreterError:
@@ -95,17 +99,29 @@ class HostServices:
                 protocol.encode(request),
                 timeout_s=remaining,
                 fuel=call.fuel_left,
-                bytes_left=max(0, limits.workspace_bytes - usage.bytes),
-                files_left=max(0, limits.workspace_files - usage.files),
+                bytes_left=bytes_left,
+                files_left=files_left,
                 max_response_bytes=max_response_bytes(limits.max_output_bytes),
                 host=self,
             )
         finally:
             self._memory_limits.pop()
             guest.close()
+            # What it wrote is the caller's to carry: its quota by the disk again.
+            if call.refresh_quota is not None:
+                call.refresh_quota(*self.quota_left())
         # Nested work is the caller's work: it counts against the caller's fuel.
         call.fuel_spent = outcome.fuel_used or 0
         return protocol.encode(_program_reply(outcome, limits.max_output_bytes))
+
+    def quota_left(self) -> tuple[int, int]:
+        """Bytes and entries the workspace may still grow by, by the host's count now."""
+        usage = self._workspace.usage()
+        limits = self._limits
+        return (
+            max(0, limits.workspace_bytes - usage.bytes),
+            max(0, limits.workspace_files - usage.files),
+        )
 
 
 def _error(message: str) -> bytes:

@@ -9,7 +9,8 @@ case (None): the guest then answers, as before.
 
 Answered here only when all of these hold, else None:
 
-- the path, normalised as the guest's editor does, is a file under /workspace;
+- the path, normalised as the guest's editor does, is a file under /workspace, and has no
+  backslash (an ordinary character in the guest, a separator to the file API's resolver);
 - every component is a real directory or file, no symbolic link (`Workspace.resolve`,
   opened `O_NOFOLLOW`): the guest would follow a link inside the sandbox;
 - the file is regular and at most `INLINE_MAX_BYTES`;
@@ -47,8 +48,8 @@ def view_text(
 ) -> str | None:
     """What the guest's editor writes to stdout for `view` of `path`, or None when the guest
     must answer (see the module's docstring). Never raises for anything in the workspace."""
-    if not path:
-        return None
+    if not path or "\\" in path:
+        return None  # a backslash is an ordinary character to the guest, a separator to resolve
     full = posixpath.normpath(path if path.startswith("/") else f"{_GUEST_ROOT}/{path}")
     if not full.startswith(_GUEST_ROOT + "/"):
         return None  # the root (a directory), or outside: the guest's words

@@ -31,14 +31,16 @@ and the session's record. A truncated, corrupted or foreign image is refused wit
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
+import io
 import os
 import pathlib
 import re
 import struct
-from collections.abc import Callable, Iterator
-from typing import Annotated
+from collections.abc import Callable, Generator, Iterator
+from typing import Annotated, Any, BinaryIO, cast
 
 import msgspec
 import zstandard
@@ -312,20 +314,26 @@ def _parse_header(
     return header, start + length
 
 
+def _read_head(f: BinaryIO) -> bytes:
+    """The magic, the header's length and at most `_MAX_HEADER` bytes of header."""
+    head = f.read(len(MAGIC) + 4)
+    if len(head) == len(MAGIC) + 4 and head[: len(MAGIC)] == MAGIC:
+        (length,) = struct.unpack_from("<I", head, len(MAGIC))
+        head += f.read(min(length, _MAX_HEADER))
+    return head
+
+
 def read_image_header(
     path: pathlib.Path, artifact_sha256: str, max_memory_bytes: int = _MAX_MEMORY
 ) -> ImageHeader:
-    """An image's header, checked (not its pages: `read_image` checks the whole file).
+    """An image's header, checked (not its pages: `open_image` checks the whole file).
 
     Raises:
         ImageError: not an image, from another artifact, or a header that does not hold.
         OSError: the file cannot be read.
     """
     with open(path, "rb") as f:
-        head = f.read(len(MAGIC) + 4)
-        if len(head) == len(MAGIC) + 4 and head[: len(MAGIC)] == MAGIC:
-            (length,) = struct.unpack_from("<I", head, len(MAGIC))
-            head += f.read(min(length, _MAX_HEADER))
+        head = _read_head(f)
         size = os.fstat(f.fileno()).st_size
     if size < len(head) + _DIGEST:
         raise ImageError("the session image is truncated")
@@ -333,37 +341,79 @@ def read_image_header(
     return header
 
 
+_READ_BYTES = 1 << 20  # an image is read and hashed in pieces of this size
+
+
+class _Body(io.RawIOBase):
+    """The compressed pages of an open image file: its bytes from `start`, `length` of them."""
+
+    def __init__(self, f: BinaryIO, start: int, length: int) -> None:
+        self._f = f
+        self._left = length
+        f.seek(start)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        with memoryview(buffer).cast("B") as view:
+            want = min(len(view), self._left)
+            if want <= 0:
+                return 0
+            data = self._f.read(want)
+            view[: len(data)] = data
+        self._left -= len(data)
+        return len(data)
+
+
+@contextlib.contextmanager
 def open_image(
     path: pathlib.Path, artifact_sha256: str, max_memory_bytes: int
-) -> tuple[ImageHeader, bytes]:
-    """An image's header and its compressed pages, its digest and header verified (the pages
-    are checked as `decompress_pages` writes them).
+) -> Generator[tuple[ImageHeader, BinaryIO]]:
+    """An image's header and a reader of its compressed pages, its digest and header verified
+    (the pages are checked as `decompress_pages` writes them). The file is read in pieces, so
+    opening an image costs `_READ_BYTES` of memory, whatever its size.
 
     Raises:
         ImageError: truncated, corrupted, made from another artifact, or over
             `max_memory_bytes`.
         OSError: the file cannot be read.
     """
-    with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < len(MAGIC) + 4 + _DIGEST:
-        raise ImageError("the session image is truncated")
-    body_end = len(data) - _DIGEST
-    if hashlib.sha256(memoryview(data)[:body_end]).digest() != data[body_end:]:
-        raise ImageError("the session image is corrupted (its digest does not match)")
-    header, start = _parse_header(data, artifact_sha256, max_memory_bytes)
-    return header, data[start:body_end]
+    with open(path, "rb", buffering=0) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size < len(MAGIC) + 4 + _DIGEST:
+            raise ImageError("the session image is truncated")
+        body_end = size - _DIGEST
+        digest = hashlib.sha256()
+        left = body_end
+        while left:
+            piece = f.read(min(_READ_BYTES, left))
+            if not piece:
+                raise ImageError("the session image is truncated")
+            digest.update(piece)
+            left -= len(piece)
+        if digest.digest() != f.read(_DIGEST):
+            raise ImageError("the session image is corrupted (its digest does not match)")
+        f.seek(0)
+        header, start = _parse_header(
+            _read_head(f) + b"\0" * _DIGEST, artifact_sha256, max_memory_bytes
+        )
+        if start > body_end:
+            raise ImageError("the session image is truncated")
+        body = io.BufferedReader(_Body(f, start, body_end - start), _READ_BYTES)
+        yield header, cast(BinaryIO, body)
 
 
-def decompress_pages(header: ImageHeader, body: bytes, base: int) -> None:
-    """Write an image's pages into the memory at `base` (each run at its own pages), exactly as
-    many as the header declares; nothing outside the runs is written.
+def decompress_pages(header: ImageHeader, body: BinaryIO, base: int) -> None:
+    """Write an image's pages, read from `body` (`open_image`), into the memory at `base`
+    (each run at its own pages), exactly as many as the header declares; nothing outside the
+    runs is written.
 
     Raises:
         ImageError: the pages do not decompress, or not to exactly the declared amount.
     """
     try:
-        with zstandard.ZstdDecompressor().stream_reader(body) as reader:
+        with zstandard.ZstdDecompressor().stream_reader(body, read_size=_READ_BYTES) as reader:
             for first, count in header.runs:
                 size = count * PAGE
                 target = (ctypes.c_char * size).from_address(base + first * PAGE)
@@ -390,17 +440,18 @@ def read_image(
         ImageError: truncated, corrupted, or made from another artifact.
         OSError: the file cannot be read.
     """
-    header, body = open_image(path, artifact_sha256, max_memory_bytes)
-    pages = bytearray(sum(count for _, count in header.runs) * PAGE)
-    if pages:
-        # The runs end to end in `pages`: the same runs, renumbered from page 0.
-        packed: list[tuple[int, int]] = []
-        first = 0
-        for _, count in header.runs:
-            packed.append((first, count))
-            first += count
-        packed_header = msgspec.structs.replace(header, runs=packed)
-        decompress_pages(packed_header, body, ctypes.addressof(ctypes.c_char.from_buffer(pages)))
-    else:
-        decompress_pages(header, body, 0)
+    with open_image(path, artifact_sha256, max_memory_bytes) as (header, body):
+        pages = bytearray(sum(count for _, count in header.runs) * PAGE)
+        if pages:
+            # The runs end to end in `pages`: the same runs, renumbered from page 0.
+            packed: list[tuple[int, int]] = []
+            first = 0
+            for _, count in header.runs:
+                packed.append((first, count))
+                first += count
+            packed_header = msgspec.structs.replace(header, runs=packed)
+            address = ctypes.addressof(ctypes.c_char.from_buffer(pages))
+            decompress_pages(packed_header, body, address)
+        else:
+            decompress_pages(header, body, 0)
     return header, pages

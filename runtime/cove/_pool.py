@@ -254,7 +254,7 @@ class Pool:
         )
         try:
             request = protocol.ExecRequest(code="pass", max_output_bytes=1024)
-            if throwaway.request(request, bytes_left=0, files_left=0) is None:
+            if throwaway.request(request, bytes_left=0, files_left=0, timeout_s=10.0) is None:
                 return []
             return throwaway.changed_runs(self._pristine)
         finally:
@@ -690,26 +690,34 @@ class Pool:
     async def _persist_all(self) -> None:
         held, lock_fd = await anyio.to_thread.run_sync(self._held_dir)
         try:
+            for session in self._sessions.values():
+                session.drain()
             # As many at once as there are worker threads (each takes the pool's limiter).
-            async with anyio.create_task_group() as tg:
-                for sid, session in list(self._sessions.items()):
-                    tg.start_soon(self._persist_one, held, sid, session)
+            # First every session whose code holds no file open: nothing runs in a guest, so
+            # no session's code can hold up another's (each waits only for its running call).
+            # Then the others, each closing its files in at most HOUSEKEEPING_S.
+            for close_files in (False, True):
+                async with anyio.create_task_group() as tg:
+                    for sid, session in list(self._sessions.items()):
+                        tg.start_soon(self._persist_one, held, sid, session, close_files)
             # One flush of everything written (images, records, renames) before the process
             # goes: one sync instead of one per image (tens of milliseconds each).
             await anyio.to_thread.run_sync(os.sync)
         finally:
             os.close(lock_fd)
 
-    async def _persist_one(self, held: pathlib.Path, sid: str, session: Session) -> None:
+    async def _persist_one(
+        self, held: pathlib.Path, sid: str, session: Session, close_files: bool
+    ) -> None:
         try:
-            kept = await session.persist(held)
+            kept = await session.persist(held, close_files=close_files)
         except Exception:
             _log.exception("could not keep session %s across the restart", sid)
             kept = False
         if kept:
             if self._sessions.pop(sid, None) is session:
                 self._count_closed(session)
-        else:
+        elif close_files:
             _log.warning(
                 "session %s is not kept across the restart: its code holds files open that"
                 " could not be closed",

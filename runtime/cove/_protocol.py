@@ -175,9 +175,10 @@ def unpack_call_result(packed: int) -> tuple[int, int, bool]:
 
 
 class EchoRequest(msgspec.Struct, frozen=True, tag_field="op", tag="echo"):
-    """Answer `data` back (a health check of the channel)."""
+    """Answer `data` back (a health check of the channel). Kept as raw JSON, never decoded
+    into objects: the host's cost is a scan of its bytes, whatever their shape."""
 
-    data: object = None
+    data: msgspec.Raw = msgspec.Raw(b"null")
 
 
 class RunPythonRequest(msgspec.Struct, frozen=True, tag_field="op", tag="python"):
@@ -209,7 +210,7 @@ def operation_of(data: bytes) -> str | None:
 
 
 class EchoReply(msgspec.Struct, frozen=True):
-    echo: object
+    echo: msgspec.Raw
     ok: bool = True
 
 

@@ -67,11 +67,16 @@ from ._tools import (
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
 from ._worker import SessionWorker
-from ._workspace import FileInfo, Usage, Workspace, copy_tree
+from ._workspace import FileInfo, TreeCopy, Usage, Workspace
 
 __all__ = ["Session", "SessionInfo"]
 
 _log = logging.getLogger("cove")
+
+# The most a housekeeping request (a spare's warm-up, a fork's reseed, closing files before a
+# restart) may take, with no grace period. Each takes milliseconds; guest memory is the model's
+# own, though, so only this bound holds (a fork's reseed also within its call's deadline).
+HOUSEKEEPING_S = 2.0
 
 
 class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -132,6 +137,7 @@ class Session:
         self.image_path: pathlib.Path = workspace.root.with_name(workspace.root.name + ".image")
         self._suspended = False
         self._reseed_pending = False  # a fork's copied random state, not yet replaced
+        self._draining = False  # persisting: calls still queued are refused
         if record is not None:  # a session carried across a restart: suspended, as it was
             self.created_at = record.created_at
             self.last_activity_at = record.last_activity_at
@@ -156,7 +162,10 @@ class Session:
                     # and the exec path once, counted nowhere) also warms what a new instance
                     # sets up lazily; nothing the model's code can see changes.
                     warm_up = protocol.WarmUpRequest()
-                    if guest.request(warm_up, bytes_left=0, files_left=0) is None:
+                    answer = guest.request(
+                        warm_up, bytes_left=0, files_left=0, timeout_s=HOUSEKEEPING_S
+                    )
+                    if answer is None:
                         raise InterpreterError("a spare interpreter did not answer")
                     session.workspace.usage()
             except BaseException:
@@ -243,7 +252,7 @@ class Session:
             if queued >= self._max_queued:
                 raise SessionBusyError(self.session_id, queued, retry_after_s=self._retry_after_s)
         async with lock:
-            if self._closed:
+            if self._closed or (self._draining and activity):
                 raise SessionClosedError(self.session_id)
             try:
                 return await self._worker.run(func, self._limiter)
@@ -358,16 +367,18 @@ class Session:
             )
 
     def _run(self, tool: str, data: bytes, timeout_s: float) -> ExecResult:
-        """Worker-thread half of a call: usage, run in the guest, usage and changes, translate."""
+        """Worker-thread half of a call: usage, run in the guest, usage and changes, translate.
+        The call's deadline is set once, here: resuming and reseeding count against it."""
+        deadline = time.monotonic() + timeout_s
         self.calls += 1
         limits = self.limits
         before = self.workspace.begin_call()
-        guest = self._live_guest()
+        guest = self._live_guest(deadline)
         started = time.perf_counter()
-        self._host.begin_call(time.monotonic() + timeout_s)
+        self._host.begin_call(deadline)
         outcome = guest.call(
             data,
-            timeout_s=timeout_s,
+            timeout_s=max(0.0, deadline - time.monotonic()),
             fuel=limits.fuel,
             bytes_left=max(0, limits.workspace_bytes - before.bytes),
             files_left=max(0, limits.workspace_files - before.files),
@@ -499,9 +510,10 @@ class Session:
             resets=self.resets,
         )
 
-    def _live_guest(self) -> Guest:
+    def _live_guest(self, deadline: float | None = None) -> Guest:
         """The interpreter, resumed from the image if the session is suspended, or made fresh
-        if there is none (a reset that could not make one). Worker thread, lock held.
+        if there is none (a reset that could not make one); a fork's reseeded first, by
+        `deadline` (monotonic seconds) at the latest. Worker thread, lock held.
 
         Raises:
             SessionLostError: the image cannot be restored; the session is gone.
@@ -509,26 +521,26 @@ class Session:
         if self._guest is None:
             self._guest = self._resume() if self._suspended else self._new_guest()
         if self._reseed_pending:
-            self._reseed(self._guest)
+            self._reseed(self._guest, deadline)
+        assert self._guest is not None
         return self._guest
 
     def _resume(self) -> Guest:
+        image = open_image(self.image_path, self._engine.artifact.sha256, self.limits.memory_bytes)
         try:
-            header, body = open_image(
-                self.image_path, self._engine.artifact.sha256, self.limits.memory_bytes
-            )
-            if header.session.session_id != self.session_id:
-                raise ImageError("the session image belongs to another session")
-            guest = self._new_guest()
-            try:
-                guest.restore(
-                    header.memory_bytes,
-                    header.stack_pointer,
-                    lambda base: decompress_pages(header, body, base),
-                )
-            except BaseException:
-                guest.close()
-                raise
+            with image as (header, body):
+                if header.session.session_id != self.session_id:
+                    raise ImageError("the session image belongs to another session")
+                guest = self._new_guest()
+                try:
+                    guest.restore(
+                        header.memory_bytes,
+                        header.stack_pointer,
+                        lambda base: decompress_pages(header, body, base),
+                    )
+                except BaseException:
+                    guest.close()
+                    raise
         except (ImageError, InterpreterError, OSError) as exc:
             _log.error("session %s cannot be resumed: %s", self.session_id, exc)
             self._closed = True  # the pool forgets it (`Pool.get_session`, `Pool.reap`)
@@ -545,14 +557,6 @@ class Session:
         except OSError as exc:
             _log.warning("could not remove the image of session %s: %s", self.session_id, exc)
 
-    def _quota_left(self) -> tuple[int, int]:
-        usage = self.workspace.usage()
-        limits = self.limits
-        return (
-            max(0, limits.workspace_bytes - usage.bytes),
-            max(0, limits.workspace_files - usage.files),
-        )
-
     def _suspend_now(self, *, close_files: bool, idle_s: float | None = None) -> bool:
         """Write the interpreter's state to the image and release it; worker thread, lock held.
         False when it stays live (files held open, or used within `idle_s`)."""
@@ -566,9 +570,12 @@ class Session:
         if guest is None:
             return True  # no interpreter state: the next call starts a fresh one, as it would
         if guest.open_files() and close_files:
-            bytes_left, files_left = self._quota_left()
+            bytes_left, files_left = self._host.quota_left()
             closing = protocol.CloseFilesRequest()
-            if guest.request(closing, bytes_left=bytes_left, files_left=files_left) is None:
+            answer = guest.request(
+                closing, bytes_left=bytes_left, files_left=files_left, timeout_s=HOUSEKEEPING_S
+            )
+            if answer is None:
                 return False  # the interpreter failed at it: its state is not to be kept
         if guest.open_files() or self._pristine is None:
             return False
@@ -621,8 +628,11 @@ class Session:
 
         def make_child() -> Guest:
             try:
-                copy_tree(self.workspace.root, child.workspace.root)
-                copy_tree(self.workspace.tmp, child.workspace.tmp)
+                # Hard links stay links, and the copy stops at the quota: a fork never
+                # writes more than its source could.
+                trees = TreeCopy(self.limits.workspace_bytes)
+                trees.copy(self.workspace.root, child.workspace.root)
+                trees.copy(self.workspace.tmp, child.workspace.tmp)
             except (OSError, RecursionError) as exc:
                 # A tree deeper than the guest's mkdir limit (made by renames) or with paths
                 # past PATH_MAX: refused, nothing of the copy left.
@@ -674,21 +684,37 @@ class Session:
         except Exception as exc:
             _log.warning("session %s: %s", self.session_id, exc)
 
-    def _reseed(self, guest: Guest) -> None:
-        bytes_left, files_left = self._quota_left()
+    def _reseed(self, guest: Guest, deadline: float | None) -> None:
+        """Fresh randomness for a fork, within `HOUSEKEEPING_S` and `deadline`. A fork that
+        cannot take it (its code broke the interpreter) is given a fresh interpreter instead,
+        which seeds itself: it never keeps its source's random state, and never fails every
+        call."""
+        timeout_s = HOUSEKEEPING_S
+        if deadline is not None:
+            timeout_s = min(timeout_s, max(0.0, deadline - time.monotonic()))
+        bytes_left, files_left = self._host.quota_left()
         answer = guest.request(
-            protocol.ReseedRequest(), bytes_left=bytes_left, files_left=files_left
+            protocol.ReseedRequest(),
+            bytes_left=bytes_left,
+            files_left=files_left,
+            timeout_s=timeout_s,
         )
-        if answer is None:
-            raise InterpreterError("the forked interpreter could not be given its own randomness")
         self._reseed_pending = False
+        if answer is None:
+            _log.warning(
+                "session %s: the forked interpreter did not take fresh randomness; it is"
+                " replaced by a fresh one",
+                self.session_id,
+            )
+            self._reset_guest()
 
-    def persist_now(self, held: pathlib.Path) -> bool:
-        """Suspend (closing the files its code holds open) and move the image and the workspace
-        into `held`, for the next start; worker thread, lock held. False: it cannot be carried
-        (descriptors still open) and nothing was moved. Not synced to disk: the pool syncs once
-        when every session is moved."""
-        if not self._suspend_now(close_files=True):
+    def persist_now(self, held: pathlib.Path, *, close_files: bool = True) -> bool:
+        """Suspend and move the image and the workspace into `held`, for the next start;
+        worker thread, lock held. With `close_files`, the files its code holds open are closed
+        first (a housekeeping request, at most `HOUSEKEEPING_S`); without, nothing runs in the
+        guest. False: it cannot be carried (descriptors still open) and nothing was moved. Not
+        synced to disk: the pool syncs once when every session is moved."""
+        if not self._suspend_now(close_files=close_files):
             return False
         if not self._suspended:  # no interpreter state at all: save a fresh one's
             self._guest = self._new_guest()
@@ -702,12 +728,21 @@ class Session:
         self._closed = True
         return True
 
-    async def persist(self, held: pathlib.Path) -> bool:
-        """`persist_now` in turn, and the session closed after it (the pool's shutdown)."""
+    def drain(self) -> None:
+        """Take no more calls: those still queued are refused (`SessionClosedError`), so
+        persisting waits only for the call that is running (the pool's shutdown)."""
+        self._draining = True
+
+    async def persist(self, held: pathlib.Path, *, close_files: bool = True) -> bool:
+        """`persist_now` in turn (the pool's shutdown). Kept: the session is closed after it;
+        not kept, it stays as it was, for another try or for its destruction."""
         done = False
         with anyio.CancelScope(shield=True):
-            done = await self._locked(lambda: self.persist_now(held), activity=False)
-            self._worker.close()
+            done = await self._locked(
+                lambda: self.persist_now(held, close_files=close_files), activity=False
+            )
+            if done:
+                self._worker.close()
         return done
 
     # -- files in pieces -------------------------------------------------------------------------

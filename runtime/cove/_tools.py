@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from ._errors import InvalidRequestError, UnknownToolError
+from ._watch import PATH_MAX
 
 __all__ = [
     "BashExecution",
@@ -81,8 +82,20 @@ class TextEditorInput(msgspec.Struct, frozen=True, kw_only=True):
             raise InvalidRequestError(
                 f"text_editor_code_execution {self.command} needs {', '.join(missing)}"
             )
+        check_path_length(self.path)
         if self.view_range is not None and len(self.view_range) != 2:
             raise InvalidRequestError("view_range must be two integers [start, end]")
+
+
+def check_path_length(path: str) -> None:
+    """Refuse a client path the host could not open (PATH_MAX bytes or more): before any work
+    on it, so the host's work on a path is bounded by PATH_MAX.
+
+    Raises:
+        InvalidRequestError: the path is too long.
+    """
+    if len(path) >= PATH_MAX or len(path.encode("utf-8", "surrogatepass")) >= PATH_MAX:
+        raise InvalidRequestError(f"path is longer than the host's limit of {PATH_MAX - 1} bytes")
 
 
 class _Call(msgspec.Struct, frozen=True, kw_only=True, tag_field="tool"):

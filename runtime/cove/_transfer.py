@@ -22,6 +22,7 @@ import os
 import pathlib
 import shutil
 import tempfile
+import threading
 import weakref
 from types import TracebackType
 
@@ -85,6 +86,7 @@ class WorkspaceFile:
         self.bytes_read: int = 0
         self._fd = fd
         self._finalizer = weakref.finalize(self, os.close, fd)
+        self._lock = threading.Lock()  # close and revoke: the number is ours until closed
 
     @property
     def closed(self) -> bool:
@@ -112,7 +114,33 @@ class WorkspaceFile:
 
     def close(self) -> None:
         """Close the descriptor. Idempotent; never blocks."""
-        self._finalizer()
+        with self._lock:
+            self._finalizer()
+
+    def revoke(self) -> None:
+        """Let go of the file now, from any thread, while a read may be under way: the
+        descriptor is pointed at /dev/null (its number stays this object's, so a read in
+        progress can never reach another file), and reads from here on find the end early.
+        The disk space of a deleted file is freed. Idempotent."""
+        with self._lock:
+            if self.closed:
+                return
+            null = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                os.dup2(null, self._fd, inheritable=False)
+            finally:
+                os.close(null)
+
+    def held_bytes(self) -> int:
+        """Disk bytes this open file alone keeps: its size once it has no name left (the guest
+        deleted or renamed over it; they are the session's until it is closed), else 0."""
+        if self.closed:
+            return 0
+        try:
+            st = os.fstat(self._fd)
+        except OSError:
+            return 0
+        return st.st_size if st.st_nlink == 0 else 0
 
     def __enter__(self) -> WorkspaceFile:
         return self

@@ -22,7 +22,8 @@ be complete:
 - a directory was made where its host path passes PATH_MAX (a subtree's walk starts from a
   path): that workspace is walked once, by descriptors from its root;
 - a regular file has more than one link (a change through one name is reported for the other
-  name's directory only): walked in full while such a file exists;
+  name's directory only, and each name is charged its share of the file, `disk_share`):
+  walked in full while such a file exists;
 - and every `RESCAN_EVERY` calls regardless, so nothing can drift for long.
 
 Tests compare a tracker's answers with full walks after each kind of change
@@ -42,7 +43,7 @@ import struct
 import threading
 from collections.abc import Callable
 
-__all__ = ["PATH_MAX", "RESCAN_EVERY", "Tracker", "Watcher"]
+__all__ = ["PATH_MAX", "RESCAN_EVERY", "Tracker", "Watcher", "disk_share"]
 
 _log = logging.getLogger("cove")
 
@@ -278,7 +279,7 @@ class Tracker:
                     walked.append(path + "/")
             for tree, path in touched:
                 self._update(tree, path)
-            if self.broken:  # a watch was refused on the way
+            if self.broken or self._linked:  # a watch was refused, or a link was just made
                 self._rewalk(watch=False)
             elif self._rewalk_pending:
                 self._rewalk(watch=True)
@@ -309,12 +310,12 @@ class Tracker:
             return
         if old is not None:
             if old[0]:
-                self.bytes -= old[1]
+                self.bytes -= disk_share(old[1], old[3])
                 self._linked -= old[3] > 1
             del entries[path]
         if entry is not None:
             if entry[0]:
-                self.bytes += entry[1]
+                self.bytes += disk_share(entry[1], entry[3])
                 self._linked += entry[3] > 1
             entries[path] = entry
         if tree == WORKSPACE:
@@ -430,6 +431,13 @@ class Tracker:
             os.close(fd)
         self._set(tree, path, _entry(st))
         self._take_walk(tree, root / path, path + "/", watch=True)
+
+
+def disk_share(size: int, links: int) -> int:
+    """The bytes one name of a regular file is charged: its share of the file, so that a file
+    with several names (hard links, which the guest makes for an entry and no bytes) counts
+    once in all, as on the disk, rounded up."""
+    return -(-size // links) if links > 1 else size
 
 
 def _entry(st: os.stat_result) -> Entry:

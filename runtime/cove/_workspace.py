@@ -17,6 +17,7 @@ operations take the same lock, so nothing changes under a check.
 from __future__ import annotations
 
 import builtins
+import errno
 import logging
 import mimetypes
 import os
@@ -24,6 +25,7 @@ import pathlib
 import shutil
 import stat
 import tempfile
+import weakref
 from collections.abc import Callable
 
 import msgspec
@@ -35,10 +37,11 @@ from ._errors import (
     TooLargeError,
     WorkspaceFileNotFoundError,
 )
+from ._tools import check_path_length
 from ._transfer import Upload, WorkspaceFile, check_new_name
-from ._watch import PATH_MAX, Tracker, Watcher
+from ._watch import PATH_MAX, Tracker, Watcher, disk_share
 
-__all__ = ["FileInfo", "Usage", "Workspace", "copy_tree", "remove_tree"]
+__all__ = ["FileInfo", "TreeCopy", "Usage", "Workspace", "remove_tree"]
 
 _log = logging.getLogger("cove")
 
@@ -89,6 +92,9 @@ class Workspace:
         # The usage and signatures of both trees, kept across calls (`_watch`); without a
         # watcher it walks in full each time.
         self.tracker: Tracker = Tracker(watcher, (self.root, self.tmp), _walk)
+        # Files open for download (`open_file`): a deleted one's bytes are still on the disk,
+        # charged to this workspace until the download closes; let go of with the workspace.
+        self._downloads: weakref.WeakSet[WorkspaceFile] = weakref.WeakSet()
 
     def make(self) -> None:
         """Create the (private, empty) workspace and tmp directories."""
@@ -108,6 +114,8 @@ class Workspace:
         Works at any depth and path length and never raises: what cannot be removed is left
         in place and logged (the pool's directory removal, or the next start, tries again).
         """
+        for download in list(self._downloads):
+            download.revoke()
         self.tracker.close()
         remove_tree(self.root)
         remove_tree(self.tmp)
@@ -122,6 +130,7 @@ class Workspace:
                 host's PATH_MAX, or not valid Unicode text (a lone surrogate; the surrogate
                 escapes of undecodable bytes in listed names are valid).
         """
+        check_path_length(path)
         if "\0" in path:
             raise PathOutsideWorkspaceError(path, "NUL byte in path")
         if path.startswith(("/", "\\")) or (len(path) > 1 and path[1] == ":"):
@@ -255,10 +264,12 @@ class Workspace:
         return rel
 
     def usage(self) -> Usage:
-        """The workspace's usage now (from its tracker: cheap when little changed)."""
+        """The workspace's usage now (from its tracker: cheap when little changed), with the
+        bytes of deleted files that downloads still hold open."""
         tracker = self.tracker
         tracker.refresh()
-        return Usage(tracker.bytes, tracker.files, tracker.signatures)
+        held = sum(d.held_bytes() for d in list(self._downloads)) if self._downloads else 0
+        return Usage(tracker.bytes + held, tracker.files, tracker.signatures)
 
     def begin_call(self) -> Usage:
         """The usage before a call; `end_call` then reports what the call changed."""
@@ -287,14 +298,14 @@ class Workspace:
             nonlocal total, count
             count += 1
             if stat.S_ISREG(st.st_mode):
-                total += st.st_size
+                total += disk_share(st.st_size, st.st_nlink)
                 signatures[rel] = (st.st_mtime_ns, st.st_size)
 
         def visit_tmp(_rel: str, st: os.stat_result, _dir_fd: int, _name: str) -> None:
             nonlocal total, count
             count += 1
             if stat.S_ISREG(st.st_mode):
-                total += st.st_size
+                total += disk_share(st.st_size, st.st_nlink)
 
         _walk(self.root, visit)
         _walk(self.tmp, visit_tmp)
@@ -315,12 +326,14 @@ class Workspace:
         except BaseException:
             os.close(fd)
             raise
-        return WorkspaceFile(
+        download = WorkspaceFile(
             fd,
             path=self.relative(target),
             size_bytes=size,
             media_type=_guess_type(target.name) or "application/octet-stream",
         )
+        self._downloads.add(download)
+        return download
 
     def place(
         self, path: str, upload: Upload, *, usage: Usage, bytes_limit: int, files_limit: int
@@ -469,30 +482,58 @@ def changed_files(before: Usage, after: Usage) -> list[str]:
     return sorted(p for p, sig in after.signatures.items() if before.signatures.get(p) != sig)
 
 
-def copy_tree(source: pathlib.Path, target: pathlib.Path) -> None:
-    """Copy a workspace directory tree to `target` (which must not exist), private (0700).
+class TreeCopy:
+    """Copies of workspace directory trees (`copy`), hard links kept as links across every
+    tree it copies, and the distinct bytes written held to `max_bytes`.
 
-    Links are copied as links (never followed); FIFOs, sockets and devices are left out (the
-    guest cannot make them, but the host never opens one). Files are opened `O_NOFOLLOW` and
-    copied with `copy_file_range`/`sendfile` where the system has them. Used by
-    `Session.fork`, with the session's lock held, so nothing changes underneath.
+    Links (symbolic and hard) are copied as links (never followed); FIFOs, sockets and devices
+    are left out (the guest cannot make them, but the host never opens one). Files are opened
+    `O_NOFOLLOW` and copied with `copy_file_range`/`sendfile` where the system has them. Used by
+    `Session.fork`, with the session's lock held, so nothing changes underneath. In the guest a
+    hard link costs an entry and no bytes, so a copy never writes more than the quota allowed
+    the source: a file is written once, its other names linked to it, and past `max_bytes`
+    the copy stops (EDQUOT).
     """
-    os.mkdir(target, 0o700)
-    with os.scandir(source) as entries:
-        for entry in entries:
-            src, dst = os.path.join(source, entry.name), os.path.join(target, entry.name)
-            if entry.is_symlink():
-                os.symlink(os.readlink(src), dst)
-            elif entry.is_dir(follow_symlinks=False):
-                copy_tree(pathlib.Path(src), pathlib.Path(dst))
-            elif entry.is_file(follow_symlinks=False):
-                fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-                try:
-                    with (
-                        os.fdopen(fd, "rb", closefd=False) as fin,
-                        open(dst, "xb") as fout,
-                    ):
-                        shutil.copyfileobj(fin, fout)
-                finally:
-                    os.close(fd)
-                os.utime(dst, ns=(entry.stat().st_atime_ns, entry.stat().st_mtime_ns))
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._copied: dict[tuple[int, int], str] = {}  # (device, inode) -> the copy's path
+
+    def copy(self, source: pathlib.Path, target: pathlib.Path) -> None:
+        """Copy the tree `source` to `target` (which must not exist), private (0700).
+
+        Raises:
+            OSError: EDQUOT past `max_bytes`, or what the file system says.
+            RecursionError: deeper than Python's recursion limit.
+        """
+        os.mkdir(target, 0o700)
+        with os.scandir(source) as entries:
+            for entry in entries:
+                src, dst = os.path.join(source, entry.name), os.path.join(target, entry.name)
+                if entry.is_symlink():
+                    os.symlink(os.readlink(src), dst)
+                elif entry.is_dir(follow_symlinks=False):
+                    self.copy(pathlib.Path(src), pathlib.Path(dst))
+                elif entry.is_file(follow_symlinks=False):
+                    self._copy_file(src, dst)
+
+    def _copy_file(self, src: str, dst: str) -> None:
+        fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            st = os.fstat(fd)
+            key = (st.st_dev, st.st_ino)
+            first = self._copied.get(key) if st.st_nlink > 1 else None
+            if first is not None:
+                os.link(first, dst)
+                return
+            if self.bytes + st.st_size > self.max_bytes:
+                raise OSError(errno.EDQUOT, "the copy would pass the workspace quota")
+            self.bytes += st.st_size
+            with os.fdopen(fd, "rb", closefd=False) as fin, open(dst, "xb") as fout:
+                shutil.copyfileobj(fin, fout)
+            os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))
+            if st.st_nlink > 1:
+                self._copied[key] = dst
+        finally:
+            os.close(fd)

@@ -337,7 +337,9 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
         if not path:
             raise cove.InvalidRequestError("path must not be empty")
         # From here the response owns the open file and closes it, whatever happens.
-        return FileDownload(await session.open_file(path), path=path)
+        return FileDownload(
+            await session.open_file(path), path=path, stall_s=settings.body_idle_timeout_s
+        )
 
     @post("/sessions/{session_id:str}/files", status_code=201)
     async def put_file(

@@ -49,10 +49,15 @@ def content_disposition(path: str) -> str:
 
 
 class FileDownload:
-    """An ASGI response that streams an open `WorkspaceFile` and closes it on every path."""
+    """An ASGI response that streams an open `WorkspaceFile` and closes it on every path.
 
-    def __init__(self, file: cove.WorkspaceFile, *, path: str) -> None:
+    A client that takes no piece for `stall_s` seconds is cut off (the connection closed, the
+    file released): an open download keeps its file's disk space, charged to its session,
+    and that may not last at a client's pleasure."""
+
+    def __init__(self, file: cove.WorkspaceFile, *, path: str, stall_s: float) -> None:
         self.file = file
+        self.stall_s = stall_s
         self.headers = [
             (b"content-type", file.media_type.encode("latin-1")),
             (b"content-length", str(file.size_bytes).encode("ascii")),
@@ -66,7 +71,9 @@ class FileDownload:
             async with anyio.create_task_group() as tg:
                 tg.start_soon(_cancel_on_disconnect, receive, tg.cancel_scope)
                 while chunk := await self.file.read():
-                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                    # The server's send waits while the client's socket is full.
+                    with anyio.fail_after(self.stall_s):
+                        await send({"type": "http.response.body", "body": chunk, "more_body": True})
                 # A file that shrank while being sent cannot honour its Content-Length: the
                 # response is left incomplete and the server closes the connection.
                 if self.file.complete:

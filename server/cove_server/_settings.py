@@ -36,7 +36,8 @@ class ServerSettings(msgspec.Struct, frozen=True, kw_only=True):
         header_timeout_s: A request's head (request line and headers) must arrive within this
             many seconds of its first byte, or of the connection's opening; else the
             connection is closed.
-        body_idle_timeout_s: Longest pause while a request body is being read (408 beyond).
+        body_idle_timeout_s: Longest pause while a request body is being read (408 beyond), and
+            while a download waits for its client to take the next piece (cut off beyond).
         body_timeout_s: Longest time to read a whole request body (408 beyond).
         keepalive_timeout_s: An idle connection is closed this long after its last response.
         unavailable_retry_after_s: The `Retry-After` of a 503 that is not about capacity (the
@@ -303,7 +304,8 @@ SETTINGS: tuple[Setting, ...] = (
         parse=_seconds,
         default_doc="`30`",
         doc="Longest pause while a request body is read; beyond it the request gets 408 and "
-        "its connection is closed.",
+        "its connection is closed. Also the longest a download waits for its client to take "
+        "the next piece; beyond it the download is cut off and its file released.",
     ),
     Setting(
         env="COVE_BODY_TIMEOUT_S",

@@ -18,6 +18,10 @@
  *                               called re-entrantly by the host's epoch-deadline callback while
  *                               the guest is paused at an epoch check (see below)
  *   cove_open_files() -> int    descriptors path_open holds open now (cove_quota.c)
+ *   cove_quota_refresh(bytes_left, files_left) -> i64
+ *                               the workspace quota left, again, in the middle of a call (after
+ *                               a nested interpreter wrote to the workspace); returns the bytes
+ *                               the workspace may now grow by (cove_quota.c)
  *   __stack_pointer             the shadow-stack pointer (exported by the link), which the host
  *                               lowers around cove_interrupt and saves with a session's image
  * Imports (module "cove"):
@@ -42,6 +46,16 @@ __attribute__((import_module("cove"), import_name("host_call")))
 int32_t cove_import_host_call(const uint8_t *ptr, int32_t len);
 __attribute__((import_module("cove"), import_name("host_reply")))
 void cove_import_host_reply(uint8_t *ptr);
+
+/* The host asked the running code to stop (cove_interrupt) during this call: a wait in
+   poll_oneoff returns at its next slice (cove_poll.c). Cleared by every cove_call. */
+static __attribute__((address_space(1))) int32_t interrupt_requests;
+
+int
+cove_interrupt_pending(void)
+{
+    return interrupt_requests != 0;
+}
 
 static PyObject *handle_func;     /* cove_guest.driver.handle */
 static PyObject *last_response;   /* bytes, kept alive until the next call */
@@ -208,6 +222,7 @@ cove_call(int32_t len, int64_t bytes_left, int64_t files_left)
         return -1;
     }
     cove_quota_reset(bytes_left, files_left);
+    interrupt_requests = 0;
     PyObject *req = PyBytes_FromStringAndSize((const char *)request_buf, len);
     if (req == NULL) {
         PyErr_Clear();
@@ -248,5 +263,6 @@ __attribute__((export_name("cove_interrupt")))
 int32_t
 cove_interrupt(void)
 {
+    interrupt_requests += 1;
     return PyErr_SetInterruptEx(SIGALRM);
 }

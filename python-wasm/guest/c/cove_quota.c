@@ -3,26 +3,38 @@
  *
  * Every WASI call that can grow the workspace, open or close a descriptor, or make a directory
  * goes through one of these wrappers (the linker's --wrap redirects libc's own calls here; guest
- * Python has no other way to reach the imports).
+ * Python has no other way to reach the imports, and no function pointer leads to them:
+ * python-wasm/check_link.py `table` fails the build if an import or a host-facing export is in
+ * the indirect-call table).
+ *
+ * Guest memory is attacker-controlled (numpy hands model code a pointer into it), so every count
+ * that bounds the host lives in a WebAssembly global (address space 1), which no load or store
+ * reaches: only the code below changes them, and it runs with no model code interleaved. Each
+ * wrapper takes its inputs from the host (the quota the host passes at each call, the sizes and
+ * link counts WASI reports), never from a table in linear memory. check_link.py `globals` fails
+ * the build if any of them lands in linear memory. What linear memory still holds (the directory
+ * depths) bounds no host resource.
  *
  * Quota. Each call from the host passes how many bytes and entries the workspace may still grow
- * by (cove_call -> cove_quota_reset); a write past it fails with EDQUOT ("Quota exceeded") and
- * sets `hit`, which cove_call reports back. Shrinking (truncation, unlink, rmdir, renaming over
- * a file) gives the room back. Growth is counted conservatively (a short write is charged in
- * full), so the host disk never fills past the quota.
+ * by (cove_call -> cove_quota_reset; the host may refresh it mid-call, cove_quota_refresh); a
+ * write past it fails with EDQUOT ("Quota exceeded") and counts a hit, which cove_call reports
+ * back. Shrinking (truncation, unlink, rmdir, renaming over a file) gives the room back. Growth
+ * is counted conservatively (a short write is charged in full), so the host disk never fills
+ * past the quota.
  *
  * Orphans. A file unlinked (or renamed over) while a descriptor holds it keeps its bytes on the
  * host disk, but the host's scan of the workspace, which sets bytes_left at every call, cannot
- * see it. Open regular files whose link count is 0 are orphans: their sizes are kept in a ledger
- * (`orphan_bytes`), subtracted from what the host grants at every call, charged when a file
- * becomes an orphan and given back when its last descriptor closes.
+ * see it. Open regular files whose link count is 0 are orphans: found by asking WASI about every
+ * descriptor number below a high-water mark (no table that memory could hide one from), their
+ * sizes summed into a ledger (`orphan_bytes`), subtracted from what the host grants at every
+ * call, charged when a file becomes an orphan and given back when its last descriptor closes.
  *
  * Open files. Every guest descriptor is a real host descriptor inside wasmtime, so one session
- * could exhaust the server's. Descriptors made by path_open are counted (stdio and the two
- * preopens, fds 0-4, are not); past `max_open` path_open fails with EMFILE (errno 33, "No file
- * descriptors available" in wasi-libc's words). A per-descriptor table records what each one is
- * (wasmtime hands freed numbers out again, so they stay small); a descriptor numbered beyond it
- * is closed and refused with EMFILE.
+ * could exhaust the server's. Descriptors numbered FIRST_GUEST_FD and up are counted (stdio and
+ * the three preopens, fds 0-5, are not: at most six more can exist however they are closed and
+ * reused); past `max_open` path_open fails with EMFILE (errno 33, "No file descriptors available"
+ * in wasi-libc's words). A descriptor numbered FD_LIMIT or beyond is closed and refused with
+ * EMFILE (wasmtime hands out the lowest free numbers, so they stay small).
  *
  * Directory depth. Each directory descriptor's depth below /workspace is recorded (fd 4, the
  * preopen, is depth 0; fd 3, /usr/lib, is read-only and untracked). path_create_directory
@@ -31,7 +43,8 @@
  * deep path: climbing out of the new directory with ".." must leave the sandbox within the
  * limit. path_rename and path_symlink destinations are checked lexically only; renaming an
  * existing deep subtree under another can still make a tree deeper than the limit. The limit
- * keeps trees workable, not the host safe: the host's own walks handle any depth.
+ * keeps trees workable, not the host safe (the host's own walks handle any depth), so its table
+ * may live in linear memory.
  *
  * The caps are unlimited until the host calls cove_limits (cove_driver.c), right after it
  * instantiates the snapshot; the snapshot itself is made without them.
@@ -42,37 +55,32 @@
 #include <string.h>
 #include <wasi/api.h>
 
-struct cove_limits {
-    int64_t bytes_left;
-    int64_t files_left;
-    int32_t hit;
-    int32_t max_open;  /* descriptors path_open may hold at once; < 0: no limit */
-    int32_t max_depth; /* directory depth below /workspace; < 0: no limit */
-};
+/* WebAssembly globals, out of reach of any load or store (see above). */
+#define WASM_GLOBAL __attribute__((address_space(1)))
 
-/* Unlimited until the host sets it; cove_call sets the quota before every call, cove_limits the
-   caps once per instance. */
-static struct cove_limits limits = {INT64_MAX, INT64_MAX, 0, -1, -1};
-
-#define FD_TABLE (4096 + 64) /* the host allows max_open_files up to 4096 */
-#define FIRST_GUEST_FD 5 /* 0-2 stdio, 3 /usr/lib, 4 /workspace */
+#define FD_LIMIT (4096 + 64) /* the host allows max_open_files up to 4096 */
+#define FIRST_GUEST_FD 6     /* 0-2 stdio, 3 /usr/lib, 4 /workspace, 5 /tmp */
 #define WORKSPACE_FD 4
 
-struct fd_entry {
-    int64_t orphan_bytes; /* this descriptor's share of the orphan ledger */
-    uint64_t ino;         /* identifies the file, so two descriptors of one orphan count once */
-    int32_t depth;        /* a directory's depth below /workspace, when `dir` */
-    uint8_t counted;      /* opened by path_open: counts against max_open */
-    uint8_t regular;      /* a regular file: may become an orphan */
-    uint8_t dir;          /* a directory in the workspace with a known depth */
-    uint8_t orphan;       /* the link count was 0 when last looked at */
+/* Unlimited until the host sets them; cove_call sets the quota before every call, cove_limits
+   the caps once per instance. `quota_hits` counts (a flag would be narrowed to a byte of linear
+   memory by the optimiser). */
+static WASM_GLOBAL int64_t bytes_left = INT64_MAX;
+static WASM_GLOBAL int64_t files_left = INT64_MAX;
+static WASM_GLOBAL int32_t quota_hits;
+static WASM_GLOBAL int32_t max_open = -1;  /* descriptors >= FIRST_GUEST_FD at once; < 0: none */
+static WASM_GLOBAL int32_t max_depth = -1; /* directory depth below /workspace; < 0: no limit */
+static WASM_GLOBAL int32_t open_count;     /* open descriptors numbered >= FIRST_GUEST_FD */
+static WASM_GLOBAL int32_t fd_high = FIRST_GUEST_FD; /* no descriptor at or above this is open */
+static WASM_GLOBAL int64_t orphan_bytes;   /* the ledger: bytes held by orphans */
+
+/* Directory depths, by descriptor (advisory: see above). */
+struct dir_entry {
+    int32_t depth; /* a directory's depth below /workspace, when `dir` */
+    uint8_t dir;   /* a directory in the workspace with a known depth */
 };
 
-static struct fd_entry fds[FD_TABLE] = {[WORKSPACE_FD] = {.dir = 1, .depth = 0}};
-static int32_t open_count;    /* descriptors with `counted` */
-static int32_t regular_count; /* descriptors with `regular` */
-static int32_t fd_high = WORKSPACE_FD + 1; /* no entry at or above this is in use */
-static int64_t orphan_bytes;  /* the ledger: bytes held by orphans */
+static struct dir_entry dirs[FD_LIMIT] = {[WORKSPACE_FD] = {.depth = 0, .dir = 1}};
 
 #define REAL(name) __real___wasi_##name
 #define WRAP(name) __wrap___wasi_##name
@@ -94,79 +102,92 @@ __wasi_errno_t REAL(path_unlink_file)(__wasi_fd_t, const char *);
 __wasi_errno_t REAL(path_remove_directory)(__wasi_fd_t, const char *);
 __wasi_errno_t REAL(path_rename)(__wasi_fd_t, const char *, __wasi_fd_t, const char *);
 
-/* Looks at every open regular file again and brings the orphan ledger up to date. With `charge`,
- * the change is charged to (or credited back to) the quota: a file just became an orphan, or an
- * orphan's last descriptor closed. Without it the ledger only follows a change the caller has
- * accounted for already (a write to an orphan was charged as growth). Never fails: an unlink
- * that leaves an orphan behind succeeds, and later writes meet the quota. */
+/* Whether `fd` is an open regular file with no name left (an orphan); its stat in `st`. */
+static int
+is_orphan(__wasi_fd_t fd, __wasi_filestat_t *st)
+{
+    return __wasi_fd_filestat_get(fd, st) == 0 && st->filetype == __WASI_FILETYPE_REGULAR_FILE
+           && st->nlink == 0;
+}
+
+/* Asks WASI about every descriptor below the high-water mark (stdio and preopens included: a
+ * descriptor can be renumbered into their slots) and brings the orphan ledger up to date. Each
+ * orphan counts once, however many descriptors hold it. With `charge`, the change is charged to
+ * (or credited back to) the quota: a file just became an orphan, or an orphan's last descriptor
+ * closed. Without it the ledger only follows a change the caller has accounted for already (a
+ * write to an orphan was charged as growth). Never fails: an unlink that leaves an orphan
+ * behind succeeds, and later writes meet the quota. */
 static void
 recount_orphans(int charge)
 {
     int64_t total = 0;
-    if (regular_count > 0) {
-        for (int32_t fd = 0; fd < fd_high; fd++) {
-            struct fd_entry *e = &fds[fd];
-            if (!e->regular) {
-                continue;
+    int32_t high = fd_high;
+    for (int32_t fd = 0; fd < high; fd++) {
+        __wasi_filestat_t st;
+        if (!is_orphan((__wasi_fd_t)fd, &st)) {
+            continue;
+        }
+        int shared = 0;
+        /* Without an inode number two descriptors cannot be told apart: both are charged. */
+        for (int32_t other = 0; other < fd && st.ino != 0; other++) {
+            __wasi_filestat_t o;
+            if (is_orphan((__wasi_fd_t)other, &o) && o.ino == st.ino && o.dev == st.dev) {
+                shared = 1;
+                break;
             }
-            e->orphan = 0;
-            e->orphan_bytes = 0;
-            __wasi_filestat_t st;
-            if (__wasi_fd_filestat_get((__wasi_fd_t)fd, &st) != 0 || st.nlink != 0) {
-                continue;
-            }
-            e->orphan = 1;
-            e->ino = st.ino;
-            int shared = 0;
-            /* Without an inode number two descriptors cannot be told apart: both are charged. */
-            for (int32_t other = 0; other < fd && st.ino != 0; other++) {
-                if (fds[other].orphan && fds[other].ino == st.ino) {
-                    shared = 1;
-                    break;
-                }
-            }
-            if (!shared) {
-                e->orphan_bytes = (int64_t)st.size;
-                total += e->orphan_bytes;
-            }
+        }
+        if (!shared) {
+            total += (int64_t)st.size;
         }
     }
     if (charge) {
-        limits.bytes_left -= total - orphan_bytes;
+        bytes_left -= total - orphan_bytes;
     }
     orphan_bytes = total;
 }
 
+/* Lowers the high-water mark past descriptors closed since (a scan's cost follows it). */
+static void
+lower_fd_high(void)
+{
+    int32_t high = fd_high;
+    while (high > FIRST_GUEST_FD) {
+        __wasi_fdstat_t st;
+        if (__wasi_fd_fdstat_get((__wasi_fd_t)(high - 1), &st) != __WASI_ERRNO_BADF) {
+            break;
+        }
+        high -= 1;
+    }
+    fd_high = high;
+}
+
 void
-cove_quota_reset(int64_t bytes_left, int64_t files_left)
+cove_quota_reset(int64_t bytes, int64_t files)
 {
     /* The host's figure comes from a scan of the workspace, which orphans are not in. */
+    lower_fd_high();
     recount_orphans(0);
-    limits.bytes_left = bytes_left - orphan_bytes;
-    limits.files_left = files_left;
-    limits.hit = 0;
+    bytes_left = bytes - orphan_bytes;
+    files_left = files;
+    quota_hits = 0;
+}
+
+/* The host's figures again in the middle of a call (a nested interpreter wrote to the same
+ * workspace); returns the bytes the workspace may now grow by. Hits so far are kept. */
+__attribute__((export_name("cove_quota_refresh")))
+int64_t
+cove_quota_refresh(int64_t bytes, int64_t files)
+{
+    int32_t hits = quota_hits;
+    cove_quota_reset(bytes, files);
+    quota_hits = hits;
+    return bytes_left;
 }
 
 int
 cove_quota_hit(void)
 {
-    return limits.hit;
-}
-
-static void
-forget_fd(__wasi_fd_t fd)
-{
-    if (fd >= FD_TABLE) {
-        return;
-    }
-    struct fd_entry *e = &fds[fd];
-    open_count -= e->counted;
-    regular_count -= e->regular;
-    int was_orphan = e->orphan;
-    memset(e, 0, sizeof *e);
-    if (was_orphan) {
-        recount_orphans(1);
-    }
+    return quota_hits != 0;
 }
 
 /* Descriptors path_open holds open now: a session with any is not suspended or forked (the
@@ -179,17 +200,19 @@ cove_open_files(void)
 }
 
 void
-cove_quota_limits(int32_t max_open, int32_t max_depth)
+cove_quota_limits(int32_t open_cap, int32_t depth_cap)
 {
-    limits.max_open = max_open;
-    limits.max_depth = max_depth;
+    max_open = open_cap;
+    max_depth = depth_cap;
     /* A fresh instance has only stdio and the preopens open: anything the snapshot remembers
-       as open is not (its host descriptors were Wizer's). */
-    for (int32_t fd = FIRST_GUEST_FD; fd < fd_high; fd++) {
-        __wasi_fdstat_t st;
-        if (fds[fd].counted && __wasi_fd_fdstat_get((__wasi_fd_t)fd, &st) == __WASI_ERRNO_BADF) {
-            forget_fd((__wasi_fd_t)fd);
-        }
+       as open is not (its host descriptors were Wizer's), and a restored image's memory knows
+       nothing this instance holds. */
+    open_count = 0;
+    fd_high = FIRST_GUEST_FD;
+    orphan_bytes = 0;
+    for (int32_t fd = 0; fd < FD_LIMIT; fd++) {
+        dirs[fd].dir = fd == WORKSPACE_FD;
+        dirs[fd].depth = 0;
     }
 }
 
@@ -241,97 +264,80 @@ at_least_below(__wasi_fd_t fd, const char *path, int32_t levels)
     return below;
 }
 
-/* Records a descriptor path_open made. */
+/* Records a directory descriptor's depth (path_open made `fd`). */
 static void
-remember_fd(__wasi_fd_t dirfd, const char *path, __wasi_fd_t fd)
+remember_dir(__wasi_fd_t dirfd, const char *path, __wasi_fd_t fd)
 {
-    if (fds[fd].counted) {
-        forget_fd(fd); /* stale: its number was handed out again */
-    }
-    struct fd_entry *e = &fds[fd];
-    memset(e, 0, sizeof *e);
-    e->counted = 1;
-    open_count += 1;
-    if (fd >= fd_high) {
-        fd_high = (int32_t)fd + 1;
-    }
+    struct dir_entry *e = &dirs[fd];
+    e->dir = 0;
+    e->depth = 0;
     __wasi_fdstat_t st;
-    if (__wasi_fd_fdstat_get(fd, &st) != 0) {
+    if (__wasi_fd_fdstat_get(fd, &st) != 0 || st.fs_filetype != __WASI_FILETYPE_DIRECTORY
+        || dirfd >= FD_LIMIT || !dirs[dirfd].dir) {
         return;
     }
-    if (st.fs_filetype == __WASI_FILETYPE_REGULAR_FILE) {
-        e->regular = 1;
-        regular_count += 1;
-    } else if (st.fs_filetype == __WASI_FILETYPE_DIRECTORY && dirfd < FD_TABLE && fds[dirfd].dir) {
-        int32_t below = lexical_depth(path);
-        below = below < 0 ? 0 : below;
-        if (limits.max_depth >= 0) {
-            /* A symbolic link on the way can make it deeper than its name says: measured, up
-               to one past the limit (deeper than that is refused the same way). */
-            int32_t cap = limits.max_depth - fds[dirfd].depth + 1;
-            while (below < cap && at_least_below(dirfd, path, below + 1)) {
-                below++;
-            }
+    int32_t below = lexical_depth(path);
+    below = below < 0 ? 0 : below;
+    int32_t cap = max_depth;
+    if (cap >= 0) {
+        /* A symbolic link on the way can make it deeper than its name says: measured, up to one
+           past the limit (deeper than that is refused the same way). */
+        int32_t most = cap - dirs[dirfd].depth + 1;
+        while (below < most && at_least_below(dirfd, path, below + 1)) {
+            below++;
         }
-        e->dir = 1;
-        e->depth = fds[dirfd].depth + below;
     }
+    e->dir = 1;
+    e->depth = dirs[dirfd].depth + below;
 }
 
 /* Whether an entry at `path` from `fd` would be a directory deeper than the limit, lexically. */
 static int
 too_deep(__wasi_fd_t fd, const char *path)
 {
-    if (limits.max_depth < 0 || fd >= FD_TABLE || !fds[fd].dir) {
+    int32_t cap = max_depth;
+    if (cap < 0 || fd >= FD_LIMIT || !dirs[fd].dir) {
         return 0;
     }
-    return fds[fd].depth + lexical_depth(path) > limits.max_depth;
+    return dirs[fd].depth + lexical_depth(path) > cap;
 }
 
 static __wasi_errno_t
 charge_bytes(int64_t growth)
 {
     if (growth <= 0) {
-        limits.bytes_left -= growth; /* shrinking gives room back */
+        bytes_left -= growth; /* shrinking gives room back */
         return 0;
     }
-    if (growth > limits.bytes_left) {
-        limits.hit = 1;
+    if (growth > bytes_left) {
+        quota_hits += 1;
         return __WASI_ERRNO_DQUOT;
     }
-    limits.bytes_left -= growth;
+    bytes_left -= growth;
     return 0;
 }
 
 static __wasi_errno_t
 need_entry(void)
 {
-    if (limits.files_left < 1) {
-        limits.hit = 1;
+    if (files_left < 1) {
+        quota_hits += 1;
         return __WASI_ERRNO_DQUOT;
     }
     return 0;
 }
 
-/* The size of `fd` if it is a regular file. */
+/* The size of `fd` if it is a regular file, and whether it is an orphan. */
 static int
-regular_size(__wasi_fd_t fd, int64_t *size)
+regular_size(__wasi_fd_t fd, int64_t *size, int *orphan)
 {
     __wasi_filestat_t st;
     if (__wasi_fd_filestat_get(fd, &st) != 0 || st.filetype != __WASI_FILETYPE_REGULAR_FILE) {
         return 0;
     }
     *size = (int64_t)st.size;
+    *orphan = st.nlink == 0;
     return 1;
-}
-
-/* After a size change to `fd`, charged already: an orphan's new size goes into the ledger. */
-static void
-resized(__wasi_fd_t fd)
-{
-    if (fd < FD_TABLE && fds[fd].orphan) {
-        recount_orphans(0);
-    }
 }
 
 static int64_t
@@ -348,7 +354,8 @@ __wasi_errno_t
 WRAP(fd_write)(__wasi_fd_t fd, const __wasi_ciovec_t *iovs, size_t n, __wasi_size_t *written)
 {
     int64_t size;
-    if (regular_size(fd, &size)) {
+    int orphan = 0;
+    if (regular_size(fd, &size, &orphan)) {
         int64_t pos = size;
         __wasi_fdstat_t fs;
         if (__wasi_fd_fdstat_get(fd, &fs) == 0 && !(fs.fs_flags & __WASI_FDFLAGS_APPEND)) {
@@ -364,7 +371,9 @@ WRAP(fd_write)(__wasi_fd_t fd, const __wasi_ciovec_t *iovs, size_t n, __wasi_siz
         }
     }
     __wasi_errno_t err = REAL(fd_write)(fd, iovs, n, written);
-    resized(fd);
+    if (orphan) {
+        recount_orphans(0); /* an orphan's new size goes into the ledger (charged already) */
+    }
     return err;
 }
 
@@ -373,7 +382,8 @@ WRAP(fd_pwrite)(__wasi_fd_t fd, const __wasi_ciovec_t *iovs, size_t n, __wasi_fi
                 __wasi_size_t *written)
 {
     int64_t size;
-    if (regular_size(fd, &size)) {
+    int orphan = 0;
+    if (regular_size(fd, &size, &orphan)) {
         int64_t end = (int64_t)offset + iov_total(iovs, n);
         __wasi_errno_t err = charge_bytes(end > size ? end - size : 0);
         if (err) {
@@ -381,7 +391,9 @@ WRAP(fd_pwrite)(__wasi_fd_t fd, const __wasi_ciovec_t *iovs, size_t n, __wasi_fi
         }
     }
     __wasi_errno_t err = REAL(fd_pwrite)(fd, iovs, n, offset, written);
-    resized(fd);
+    if (orphan) {
+        recount_orphans(0);
+    }
     return err;
 }
 
@@ -389,7 +401,8 @@ __wasi_errno_t
 WRAP(fd_filestat_set_size)(__wasi_fd_t fd, __wasi_filesize_t new_size)
 {
     int64_t size;
-    int regular = regular_size(fd, &size);
+    int orphan = 0;
+    int regular = regular_size(fd, &size, &orphan);
     if (regular && (int64_t)new_size > size) {
         __wasi_errno_t err = charge_bytes((int64_t)new_size - size);
         if (err) {
@@ -400,7 +413,9 @@ WRAP(fd_filestat_set_size)(__wasi_fd_t fd, __wasi_filesize_t new_size)
     if (err == 0 && regular && (int64_t)new_size < size) {
         charge_bytes((int64_t)new_size - size);
     }
-    resized(fd);
+    if (orphan) {
+        recount_orphans(0);
+    }
     return err;
 }
 
@@ -408,7 +423,8 @@ __wasi_errno_t
 WRAP(fd_allocate)(__wasi_fd_t fd, __wasi_filesize_t offset, __wasi_filesize_t len)
 {
     int64_t size;
-    if (regular_size(fd, &size)) {
+    int orphan = 0;
+    if (regular_size(fd, &size, &orphan)) {
         int64_t end = (int64_t)(offset + len);
         __wasi_errno_t err = charge_bytes(end > size ? end - size : 0);
         if (err) {
@@ -416,8 +432,35 @@ WRAP(fd_allocate)(__wasi_fd_t fd, __wasi_filesize_t offset, __wasi_filesize_t le
         }
     }
     __wasi_errno_t err = REAL(fd_allocate)(fd, offset, len);
-    resized(fd);
+    if (orphan) {
+        recount_orphans(0);
+    }
     return err;
+}
+
+/* A descriptor numbered `fd` now exists (path_open made it, or one was renumbered into it). */
+static void
+opened(__wasi_fd_t fd)
+{
+    if (fd >= FIRST_GUEST_FD) {
+        open_count += 1;
+    }
+    if ((int32_t)fd >= fd_high) {
+        fd_high = (int32_t)fd + 1;
+    }
+}
+
+/* The descriptor numbered `fd` is gone. */
+static void
+closed(__wasi_fd_t fd)
+{
+    if (fd >= FIRST_GUEST_FD) {
+        open_count -= 1;
+    }
+    if (fd < FD_LIMIT) {
+        dirs[fd].dir = 0;
+        dirs[fd].depth = 0;
+    }
 }
 
 __wasi_errno_t
@@ -425,7 +468,8 @@ WRAP(path_open)(__wasi_fd_t dirfd, __wasi_lookupflags_t dirflags, const char *pa
                 __wasi_oflags_t oflags, __wasi_rights_t base, __wasi_rights_t inheriting,
                 __wasi_fdflags_t fdflags, __wasi_fd_t *out)
 {
-    if (limits.max_open >= 0 && open_count >= limits.max_open) {
+    int32_t cap = max_open;
+    if (cap >= 0 && open_count >= cap) {
         return __WASI_ERRNO_MFILE;
     }
     int creating = 0;
@@ -444,26 +488,34 @@ WRAP(path_open)(__wasi_fd_t dirfd, __wasi_lookupflags_t dirflags, const char *pa
             truncated = (int64_t)st.size;
         }
     }
-    __wasi_errno_t err = REAL(path_open)(dirfd, dirflags, path, oflags, base, inheriting, fdflags, out);
+    __wasi_fd_t fd;
+    __wasi_errno_t err = REAL(path_open)(dirfd, dirflags, path, oflags, base, inheriting, fdflags, &fd);
     if (err != 0) {
         return err;
     }
-    limits.files_left -= creating;
-    limits.bytes_left += truncated;
-    if (*out >= FD_TABLE) {
-        (void)REAL(fd_close)(*out);
+    files_left -= creating;
+    bytes_left += truncated;
+    if (fd >= FD_LIMIT) {
+        (void)REAL(fd_close)(fd);
         return __WASI_ERRNO_MFILE;
     }
-    remember_fd(dirfd, path, *out);
+    opened(fd);
+    remember_dir(dirfd, path, fd);
+    *out = fd;
     return 0;
 }
 
 __wasi_errno_t
 WRAP(fd_close)(__wasi_fd_t fd)
 {
+    __wasi_filestat_t st;
+    int orphan = is_orphan(fd, &st);
     __wasi_errno_t err = REAL(fd_close)(fd);
     if (err == 0) {
-        forget_fd(fd);
+        closed(fd);
+        if (orphan) {
+            recount_orphans(1); /* its last descriptor may have gone: its bytes come back */
+        }
     }
     return err;
 }
@@ -471,27 +523,33 @@ WRAP(fd_close)(__wasi_fd_t fd)
 __wasi_errno_t
 WRAP(fd_renumber)(__wasi_fd_t from, __wasi_fd_t to)
 {
-    if (to >= FD_TABLE) {
+    if (to >= FD_LIMIT) {
         return __WASI_ERRNO_MFILE;
     }
+    /* Both must be open (as wasmtime requires too): the counts below rest on it. */
+    __wasi_fdstat_t st;
+    if (__wasi_fd_fdstat_get(from, &st) != 0 || __wasi_fd_fdstat_get(to, &st) != 0) {
+        return __WASI_ERRNO_BADF;
+    }
+    if (from == to) {
+        return 0;
+    }
+    __wasi_filestat_t fst;
+    int orphan = is_orphan(to, &fst);
     __wasi_errno_t err = REAL(fd_renumber)(from, to);
-    if (err != 0 || from == to) {
+    if (err != 0) {
         return err;
     }
     /* `to` was closed and `from` now goes by its number. */
-    struct fd_entry closed = fds[to];
-    struct fd_entry moved = {0};
-    if (from < FD_TABLE) {
-        moved = fds[from];
-        memset(&fds[from], 0, sizeof fds[from]);
+    struct dir_entry moved = {0};
+    if (from < FD_LIMIT) {
+        moved = dirs[from];
     }
-    fds[to] = moved;
-    if (to >= (__wasi_fd_t)fd_high) {
-        fd_high = (int32_t)to + 1;
-    }
-    open_count -= closed.counted;
-    regular_count -= closed.regular;
-    if (closed.orphan) {
+    closed(to);
+    closed(from);
+    opened(to);
+    dirs[to] = moved;
+    if (orphan) {
         recount_orphans(1);
     }
     return 0;
@@ -513,12 +571,13 @@ WRAP(path_create_directory)(__wasi_fd_t fd, const char *path)
     }
     /* Made through a symbolic link to a deep directory, it can be deeper than its name: one ".."
        more than the limit allows must leave the sandbox, or the directory goes again. */
-    if (limits.max_depth >= 0 && fd < FD_TABLE && fds[fd].dir
-        && at_least_below(fd, path, limits.max_depth - fds[fd].depth + 1)) {
+    int32_t cap = max_depth;
+    if (cap >= 0 && fd < FD_LIMIT && dirs[fd].dir
+        && at_least_below(fd, path, cap - dirs[fd].depth + 1)) {
         (void)REAL(path_remove_directory)(fd, path);
         return __WASI_ERRNO_NAMETOOLONG;
     }
-    limits.files_left -= 1;
+    files_left -= 1;
     return 0;
 }
 
@@ -535,7 +594,7 @@ WRAP(path_symlink)(const char *old_path, __wasi_fd_t fd, const char *new_path)
     }
     err = REAL(path_symlink)(old_path, fd, new_path);
     if (err == 0) {
-        limits.files_left -= 1;
+        files_left -= 1;
     }
     return err;
 }
@@ -550,7 +609,7 @@ WRAP(path_link)(__wasi_fd_t old_fd, __wasi_lookupflags_t old_flags, const char *
     }
     err = REAL(path_link)(old_fd, old_flags, old_path, new_fd, new_path);
     if (err == 0) {
-        limits.files_left -= 1;
+        files_left -= 1;
     }
     return err;
 }
@@ -566,8 +625,8 @@ WRAP(path_unlink_file)(__wasi_fd_t fd, const char *path)
     }
     __wasi_errno_t err = REAL(path_unlink_file)(fd, path);
     if (err == 0) {
-        limits.files_left += 1;
-        limits.bytes_left += size;
+        files_left += 1;
+        bytes_left += size;
         recount_orphans(1); /* still open somewhere: its bytes are charged again */
     }
     return err;
@@ -578,7 +637,7 @@ WRAP(path_remove_directory)(__wasi_fd_t fd, const char *path)
 {
     __wasi_errno_t err = REAL(path_remove_directory)(fd, path);
     if (err == 0) {
-        limits.files_left += 1;
+        files_left += 1;
     }
     return err;
 }
@@ -603,8 +662,8 @@ WRAP(path_rename)(__wasi_fd_t old_fd, const char *old_path, __wasi_fd_t new_fd,
     __wasi_errno_t err = REAL(path_rename)(old_fd, old_path, new_fd, new_path);
     if (err == 0) {
         if (replaced >= 0) {
-            limits.files_left += 1;
-            limits.bytes_left += replaced;
+            files_left += 1;
+            bytes_left += replaced;
         }
         recount_orphans(1); /* the file renamed over may still be open */
     }

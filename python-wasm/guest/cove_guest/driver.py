@@ -25,6 +25,7 @@ finds the files a call changed by scanning the workspace itself.
 This module wires the layers together: the shell gets the commands and the host proxy here.
 """
 
+import _random
 import base64
 import gc
 import importlib
@@ -34,6 +35,7 @@ import os
 import random
 import struct
 import sys
+import typing
 
 from cove_guest import deadline, extensions, protocol, sandbox
 from cove_guest.capture import BoundedText, redirected_streams
@@ -52,20 +54,30 @@ _cells = Cells()
 _editor = Editor()
 _shell = None
 
+# Housekeeping (reseeding a fork, closing files before a restart) calls nothing model code can
+# replace: the references are taken here, before any model code runs, and the objects are
+# C-level ones (the host bounds the time of each request anyway: guest memory is the model's).
+_urandom = os.urandom
+_seed_random = _random.Random.seed  # C: reads no module globals, unlike random.Random.seed
+_random_instance = random._inst  # the module-level functions' state
+_random_state = _random_instance.__dict__
+_numpy_seed = None  # numpy.random's legacy RandomState.seed, bound in initialise()
+_module_type = type(os)
+
 
 def _start():
     """Per-session setup after restore from the snapshot: fresh randomness."""
     global _started
     _started = True
-    random.seed(os.urandom(32))
-    numpy_random = sys.modules.get("numpy.random")
-    if numpy_random is not None:
+    _seed_random(_random_instance, int.from_bytes(_urandom(32), "big"))
+    _random_state["gauss_next"] = None
+    if _numpy_seed is not None:
         # numpy's legacy global RandomState, from 128 fresh bits (`seed()` with no argument
         # draws as many through a SeedSequence, 0.2 ms here instead of 0.03)
-        numpy_random.seed(struct.unpack("4I", os.urandom(16)))
+        _numpy_seed(struct.unpack("4I", _urandom(16)))
     tempfile = sys.modules.get("tempfile")
-    if tempfile is not None:
-        tempfile._name_sequence = None  # type: ignore[attr-defined]  # private, stdlib
+    if type(tempfile) is _module_type:
+        tempfile.__dict__["_name_sequence"] = None
 
 
 def _exec(req):
@@ -151,6 +163,23 @@ _FILE_LAYERS = (
 )
 # stdio and the three preopened directories (/usr/lib, /workspace, /tmp)
 _FIRST_MODEL_FD = 6
+_get_objects = gc.get_objects
+_closers: dict[type, tuple[typing.Any, typing.Any, typing.Any]] = {
+    kind: (kind.close, kind.closed.__get__, kind.fileno) for kind in _FILE_LAYERS
+}
+
+
+def _plain_file(obj, kind):
+    """Whether closing `obj` runs only io's own C code: every layer below it is exactly one of
+    io's types (not a subclass, whose methods model code wrote)."""
+    if kind is io.TextIOWrapper:
+        obj = obj.buffer
+        if type(obj) not in (io.BufferedRandom, io.BufferedWriter, io.BufferedReader):
+            return False
+        kind = type(obj)
+    if kind is not io.FileIO:
+        return type(obj.raw) is io.FileIO
+    return True
 
 
 def _close_files(req):
@@ -158,20 +187,23 @@ def _close_files(req):
 
     Before a session's memory is carried into a new interpreter (a restart), whose descriptor
     table starts empty: the objects then say "I/O operation on closed file" instead of writing
-    to whatever file later gets the same number, and no buffered write is lost."""
+    to whatever file later gets the same number, and no buffered write is lost. Only objects of
+    io's own types are closed, through io's C methods, so no method model code defined runs; a
+    descriptor held any other way stays open (and the host then keeps the session live)."""
     layers: list[list[io.IOBase]] = [[] for _ in _FILE_LAYERS]
-    for obj in gc.get_objects():
-        for rank, kind in enumerate(_FILE_LAYERS):
-            if isinstance(obj, kind):
-                layers[rank].append(obj)
-                break
+    ranks: dict[type, int] = {kind: rank for rank, kind in enumerate(_FILE_LAYERS)}
+    for obj in _get_objects():
+        rank = ranks.get(type(obj))
+        if rank is not None:
+            layers[rank].append(obj)
     closed = 0
-    for layer in layers:
+    for kind, layer in zip(_FILE_LAYERS, layers, strict=True):
+        close, is_closed, fileno = _closers[kind]
         for obj in layer:
             try:
-                if obj.closed or obj.fileno() < _FIRST_MODEL_FD:
+                if not _plain_file(obj, kind) or is_closed(obj) or fileno(obj) < _FIRST_MODEL_FD:
                     continue
-                obj.close()
+                close(obj)
                 closed += 1
             except Exception:
                 continue
@@ -263,6 +295,7 @@ def initialise():
     # Common in model code (docs/packages.md has the import times): imported into the
     # snapshot, a new session pays nothing for them; numpy and pandas take about a second.
     # (After the sandbox: pandas imports `mmap`, which is the sandbox's stand-in.)
+    global _numpy_seed
     for module in (
         "dateutil.parser",
         "dateutil.relativedelta",
@@ -276,6 +309,7 @@ def initialise():
     # numpy's and pandas' common paths import more of themselves on first use (5 to 20 ms each):
     # run them once here, in a namespace of their own, so that those imports are in the snapshot.
     exec(compile(WARM_UP, "<warm-up>", "exec"), {})
+    _numpy_seed = sys.modules["numpy.random"].mtrand._rand.seed
     # Warm the paths every session takes (the first compile and exec, capture, the editor, the
     # shell): their one-time costs land in the snapshot instead of in each session's first call.
     _exec({"code": "pass"})
