@@ -4,14 +4,15 @@ cycle), pulls in nothing from a higher layer, and no module hides an import insi
     text      the leaf: imports nothing else from cove_guest
     protocol  nothing either: the guest half of the host↔guest protocol
     deadline  nothing either: the soft deadline's exception and handler
+    reference nothing either: the reference package set's packages not here yet
     shell     text, deadline
-    commands  text, shell, deadline
+    commands  text, shell, deadline, reference
     editor    text
-    sandbox   text, deadline (stand-ins for processes, threads and the network; handed what
+    sandbox   text, deadline, reference (stand-ins for processes, threads and the network; handed what
               they run)
     extensions  nothing: finds the extension modules linked into the interpreter
-    capture, cells, python_cli, host   text, protocol, deadline and each other (the driver's
-              parts)
+    capture, cells, python_cli, host   text, protocol, deadline, reference and each other (the
+              driver's parts)
     driver    everything: it wires the shell to the commands
 """
 
@@ -32,16 +33,18 @@ ALLOWED = {
     "text": {"text"},
     "protocol": {"protocol"},
     "deadline": {"deadline"},
+    "reference": {"reference"},
     "shell": {"text", "shell", "deadline"},
-    "commands": {"text", "shell", "commands", "deadline"},
+    "commands": {"text", "shell", "commands", "deadline", "reference"},
     "editor": {"text", "editor"},
-    "sandbox": {"text", "sandbox", "deadline"},
+    "sandbox": {"text", "sandbox", "deadline", "reference"},
     "extensions": {"extensions"},
-    **{part: {"text", "protocol", "deadline"} | DRIVER_PARTS for part in DRIVER_PARTS},
+    **{part: {"text", "protocol", "deadline", "reference"} | DRIVER_PARTS for part in DRIVER_PARTS},
     "driver": {
         "text",
         "protocol",
         "deadline",
+        "reference",
         "shell",
         "commands",
         "editor",

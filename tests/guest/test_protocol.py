@@ -78,7 +78,7 @@ def test_close_files_flushes_and_closes_what_model_code_left_open(
     # Natively the process holds files of its own (pytest's): the walk is limited to the
     # objects this test's code makes, as in the guest it sees only the session's.
     made: list[Any] = []
-    monkeypatch.setattr(driver.gc, "get_objects", lambda: list(made))
+    monkeypatch.setattr(driver, "_get_objects", lambda: list(made))
     ran = round_trip(
         host.ExecRequest(
             code="w = open('w.txt', 'w'); w.write('buffered')\n"
@@ -102,6 +102,32 @@ def test_close_files_flushes_and_closes_what_model_code_left_open(
     assert (tmp_path / "w.txt").read_text() == "buffered"
     assert (tmp_path / "b.bin").read_bytes() == b"bytes"
     assert all(namespace[name].closed for name in ("w", "b", "r"))
+
+
+def test_close_files_runs_no_method_model_code_wrote(
+    guest: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    # Hardening round 3, row 8: persisting a session called overridden close() methods.
+    made: list[Any] = []
+    monkeypatch.setattr(driver, "_get_objects", lambda: list(made))
+    ran = round_trip(
+        host.ExecRequest(
+            code="import io\ncalls = []\n"
+            "class Mine(io.FileIO):\n    def close(self):\n        calls.append('close')\n"
+            "class Text(io.TextIOWrapper):\n    def flush(self):\n        calls.append('flush')\n"
+            "m = Mine('m.bin', 'w')\n"
+            "t = Text(open('t.bin', 'wb'))\n"
+            "plain = open('p.txt', 'w'); plain.write('kept')\n"
+        )
+    )
+    assert ran.return_code == 0, ran.stderr
+    ns = driver._cells.namespace
+    made.extend([ns["m"], ns["t"], ns["t"].buffer, ns["plain"], ns["plain"].buffer])
+    answer = host.decode_closed_files(driver.handle(host.encode(host.CloseFilesRequest())))
+    assert ns["calls"] == []
+    assert answer.closed == 2  # the plain file, and the buffer under the model's wrapper
+    assert (tmp_path / "p.txt").read_text() == "kept"
+    assert not ns["m"].closed
 
 
 def test_output_bound_travels_with_the_request(guest: Any) -> None:
@@ -138,4 +164,5 @@ def test_the_shells_python_request_decodes_on_the_host() -> None:
     assert request == host.RunPythonRequest(
         argv=["-c", "pass"], cwd="/workspace/sub", env={"A": "1"}, stdin_b64="eA=="
     )
-    assert host.decode_host_request(b'{"op": "echo", "data": [1]}') == host.EchoRequest(data=[1])
+    echo = host.decode_host_request(b'{"op": "echo", "data": [1]}')
+    assert isinstance(echo, host.EchoRequest) and bytes(echo.data) == b"[1]"

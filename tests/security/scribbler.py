@@ -27,7 +27,11 @@ class _Window:
 # --stack-first: the shadow stack is the first 8 MiB; the data and the heap follow.
 _LOW = 8 << 20
 
+SPAN = None  # bytes past the stack to scribble over; None: up to the heap's top
+
 def _top():
+    if SPAN is not None:
+        return _LOW + SPAN
     probe = bytearray(1 << 12)
     return _np.frombuffer(probe, _np.uint8).ctypes.data
 

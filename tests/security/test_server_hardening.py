@@ -208,6 +208,48 @@ def test_slow_downloads_stream_in_bounded_memory_and_release_their_files(roomy: 
     assert open_descriptors_to(pid, "big.bin") == 0, "a disconnected download kept its file open"
 
 
+def test_a_download_whose_client_stops_reading_is_cut_off_and_its_file_released(
+    strict: Server,
+) -> None:
+    # Hardening round 3, row 7: a client that never reads kept the file (and its disk space,
+    # after the guest deleted it) for as long as it liked. The strict server's
+    # COVE_BODY_IDLE_TIMEOUT_S is 1 s: the download ends when no piece is taken for that long.
+    sid = new_session(strict)
+    run(strict, sid, "open('held.bin', 'wb').write(b'h' * (16 << 20))")
+    pid = strict.process.pid
+    sock = connect(strict)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16 * 1024)
+        sock.sendall(
+            f"GET /sessions/{sid}/files?path=held.bin HTTP/1.1\r\nHost: c\r\n\r\n".encode()
+        )
+        head = sock.recv(4096)
+        assert head.startswith(b"HTTP/1.1 200"), head[:200]
+        assert open_descriptors_to(pid, "held.bin") == 1
+        run(strict, sid, "import os\nos.remove('held.bin')")  # its bytes stay on the disk
+        deadline = time.monotonic() + 30
+        while open_descriptors_to(pid, "held.bin") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        # The socket is still open and unread: the server let go of the file by itself.
+        assert open_descriptors_to(pid, "held.bin") == 0, "a stalled download kept its file"
+    finally:
+        sock.close()
+
+
+def test_an_editor_path_of_megabytes_is_a_422_not_work(strict: Server) -> None:
+    # Hardening round 3, row 3: a 75 MB path was normalised on the event loop.
+    sid = new_session(strict)
+    body = {
+        "tool": "text_editor_code_execution",
+        "input": {"command": "view", "path": "a/" * (1 << 19)},
+    }
+    with client(strict) as c:
+        response = c.post(f"/sessions/{sid}/exec", json=body)
+        assert response.status_code == 422, response.text
+        assert "longer than the host's limit" in response.text
+        assert c.get("/health").status_code == 200
+
+
 def test_a_large_upload_is_spooled_not_held_in_memory(roomy: Server) -> None:
     sid = new_session(roomy)
     pid = roomy.process.pid

@@ -15,6 +15,8 @@ import pytest
 
 from tests.support.servers import Server, start_server, stop_server
 
+from .scribbler import SCRIBBLER
+
 pytestmark = pytest.mark.slow
 
 MiB = 1 << 20
@@ -93,6 +95,48 @@ ATTACKS = [
     ),
     # a busy loop until the deadline
     _exec("while True: pass", timeout=1),
+    # round 3: a wait inside the host far past the deadline
+    _exec("import select\nselect.select([], [], [], 10**7)", timeout=2),
+    # round 3: the quota's counters rewritten through numpy (the statics past the stack), then
+    # a write past the quota
+    _exec(
+        SCRIBBLER.replace("SPAN = None", "SPAN = 4 << 20")
+        + "before = snapshot(8)\nopen('s', 'wb').write(b'x' * 12_345)\nafter = snapshot(8)\n"
+        "scribble(before, after, -12_345, 2**60, 8)\ndel before, after\n"
+        "try:\n    open('t', 'wb').write(b'y' * (20 << 20))\nexcept OSError:\n    pass"
+    ),
+    # round 3: an echo whose data is millions of nested lists
+    _exec(
+        "import _cove\nreq = b'{\"op\":\"echo\",\"data\":[' + b'[[]],' * 1_600_000 + b'[]]}'\n"
+        "_cove.host_call(req)"
+    ),
+    # round 3: nested interpreters each writing most of the quota
+    _bash(
+        "python -c \"open('a', 'wb').write(b'a' * (12 << 20))\"; "
+        "python -c \"open('b', 'wb').write(b'b' * (12 << 20))\"; ls -l a b || true"
+    ),
+    # round 3: a file with many hard links, for the fork below
+    _exec(
+        "import os\nopen('big', 'wb').write(b'x' * (12 << 20))\n"
+        "for i in range(40):\n    os.link('big', f'l{i}')"
+    ),
+]
+# Requests other than a call, each with the statuses it may get: (method, path, body, statuses).
+# "{sid}" is the attacker's session.
+REQUESTS = [
+    # round 3: an editor path of a megabyte
+    (
+        "POST",
+        "/sessions/{sid}/exec",
+        {
+            "tool": "text_editor_code_execution",
+            "input": {"command": "view", "path": "a/" * (1 << 19)},
+        },
+        {422},
+    ),
+    # round 3: a fork (of a file with 40 names, after the attack above; 409 where the attack
+    # left files open)
+    ("POST", "/sessions/{sid}/fork", None, {201, 409}),
 ]
 
 
@@ -157,11 +201,18 @@ def test_ordinary_work_is_unaffected_by_attacks_running_beside_it(
                 turn = index
                 while time.monotonic() < deadline:
                     sid = (await client.post("/sessions", json={})).json()["session_id"]
-                    r = await client.post(
-                        f"/sessions/{sid}/exec", json=ATTACKS[turn % len(ATTACKS)]
-                    )
+                    attack = turn % len(ATTACKS)
+                    r = await client.post(f"/sessions/{sid}/exec", json=ATTACKS[attack])
                     if r.status_code != 200:
-                        problems.append(f"attack {turn % len(ATTACKS)}: {r.status_code}")
+                        problems.append(f"attack {attack}: {r.status_code}")
+                    for method, path, body, status in REQUESTS:
+                        r = await client.request(method, path.format(sid=sid), json=body)
+                        if r.status_code != status:
+                            problems.append(
+                                f"{method} {path} after attack {attack}: {r.status_code}"
+                            )
+                        if status == 201 and r.status_code == 201 and path.endswith("/fork"):
+                            await client.delete(f"/sessions/{r.json()['session_id']}")
                     await client.delete(f"/sessions/{sid}")
                     turn += 1
 

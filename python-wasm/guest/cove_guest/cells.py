@@ -7,7 +7,7 @@ import builtins
 import linecache
 import traceback
 
-from cove_guest import deadline
+from cove_guest import deadline, reference
 
 
 class Outcome:
@@ -56,6 +56,10 @@ def run_source(code, name, namespace, out, err, outcome):
             tb = tb.tb_next
         if isinstance(exc, deadline.TimeLimitExceeded):
             tb = deadline.without_handler(tb)
+        if isinstance(exc, ModuleNotFoundError):
+            note = reference.missing_module_note(exc)
+            if note is not None and note not in getattr(exc, "__notes__", ()):
+                exc.add_note(note)
         try:
             err.write("".join(traceback.format_exception(type(exc), exc, tb)))
         except BaseException:

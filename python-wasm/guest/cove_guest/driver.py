@@ -41,6 +41,7 @@ from cove_guest import deadline, extensions, protocol, sandbox
 from cove_guest.capture import BoundedText, redirected_streams
 from cove_guest.cells import Cells, Outcome, main_namespace, run_source
 from cove_guest.commands import COMMANDS
+from cove_guest.commands.pip import pip
 from cove_guest.editor import Editor
 from cove_guest.host import GuestHost
 from cove_guest.python_cli import run_python
@@ -128,10 +129,23 @@ def _script(req):
         pass
     os.environ.clear()
     os.environ.update(req.get("env") or {})
-    rc, out, err = redirected_streams(
-        protocol.max_output(req), lambda o, e: run_python(argv, stdin_data, o, e)
-    )
+    if argv[:2] in (["-m", "pip"], ["-m", "pip3"]):  # no pip module: the shell's command
+        rc, out, err = redirected_streams(
+            protocol.max_output(req), lambda o, e: pip(_Streams(o, e), argv[2:])
+        )
+    else:
+        rc, out, err = redirected_streams(
+            protocol.max_output(req), lambda o, e: run_python(argv, stdin_data, o, e)
+        )
     return protocol.response(out, err, rc)
+
+
+class _Streams:
+    """What a command needs of its context to run outside the shell: where to write."""
+
+    def __init__(self, out, err):
+        self.out = out
+        self.err = err
 
 
 def _ping(req):

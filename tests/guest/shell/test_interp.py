@@ -67,7 +67,10 @@ def test_state_persists_between_runs(sh: Any) -> None:
 
 def test_command_not_found_and_network_tools(sh: Any) -> None:
     assert run(sh, "nosuch")[2] == 127
-    _, err, rc = run(sh, "pip install numpy")
+    _, err, rc = run(sh, "pip install no-such-package-anywhere")
+    assert rc == 1
+    assert "no network" in err
+    _, err, rc = run(sh, "curl https://example.com")
     assert rc == 1
     assert "no network" in err
 

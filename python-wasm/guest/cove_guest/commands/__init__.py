@@ -35,6 +35,7 @@ from cove_guest.commands.find import find, xargs
 from cove_guest.commands.grep import grep
 from cove_guest.commands.jq import jq
 from cove_guest.commands.network import no_network
+from cove_guest.commands.pip import pip
 from cove_guest.commands.sed import sed
 from cove_guest.commands.sort import sort
 from cove_guest.commands.sqlite import sqlite3
@@ -127,11 +128,11 @@ COMMANDS = {
     "unzip": unzip,
     "sqlite3": sqlite3,
     "jq": jq,
+    "pip": pip,
+    "pip3": pip,
 }
 
 for _tool in (
-    "pip",
-    "pip3",
     "curl",
     "wget",
     "git",

@@ -1,7 +1,11 @@
-"""Modules that cannot exist in the sandbox fail to import with a reason, not a bare name."""
+"""Modules that cannot exist in the sandbox fail to import with a reason, not a bare name; so do
+the reference package set's packages Cove does not have yet, and any other missing package
+says where to see what is installed."""
 
 import sys
 from importlib.abc import MetaPathFinder
+
+from cove_guest import reference
 
 REASONS = {
     "_ctypes": "ctypes is not available in this sandbox: code runs as WebAssembly, which cannot "
@@ -16,12 +20,17 @@ REASONS = {
 
 class UnavailableFinder(MetaPathFinder):
     """Last on `sys.meta_path`: asked only about modules no other finder has, it turns the
-    ones in `REASONS` into a ModuleNotFoundError that says why."""
+    ones in `REASONS` and the reference packages not yet here into a ModuleNotFoundError that
+    says why. (Any other missing module is left to Python: `find_spec` must answer None for it,
+    as code that probes for optional packages expects. An uncaught one gets a note instead:
+    `reference.missing_module_note`.)"""
 
     def find_spec(self, fullname, path=None, target=None):
         reason = REASONS.get(fullname)
         if reason is not None:
             raise ModuleNotFoundError(reason, name=fullname)
+        if path is None and fullname in reference.NOT_YET_MODULES:
+            raise ModuleNotFoundError(reference.not_yet_message(fullname), name=fullname)
         return None
 
 
