@@ -268,4 +268,5 @@ async def test_deadlines_hold_after_the_epoch_ticker_went_idle(pool: cove.Pool) 
             await anyio.sleep(0.05)
     result = await session.run_code("while True:\n    pass", timeout_s=1)
     assert result.outcome == "timeout"
-    assert result.execution_time_ms < 3000
+    # Generous (a loaded machine): a deadline that did not fire would run on and on.
+    assert result.execution_time_ms < 15_000

@@ -213,7 +213,8 @@ async def test_host_calls_do_not_outlive_the_deadline(session: cove.Session) -> 
         timeout_s=1,
     )
     assert result.outcome == "timeout"
-    assert result.execution_time_ms < 3000
+    # Generous (a loaded machine): a host call past the deadline would run on and on.
+    assert result.execution_time_ms < 15_000
 
 
 def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache_dir: str) -> None:

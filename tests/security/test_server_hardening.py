@@ -28,8 +28,9 @@ from tests.support.servers import Server, start_server, stop_server
 
 MiB = 1 << 20
 IMPLEMENTATIONS = ["h11", *(["httptools"] if importlib.util.find_spec("httptools") else [])]
-# How long a test waits for the server to close a connection it should close after ~1 s.
-CLOSE_BOUND_S = 4.0
+# How long a test waits for the server to close a connection it should close after ~1 s
+# (generous: a loaded machine; one that is never closed stays open for good).
+CLOSE_BOUND_S = 10.0
 
 
 # -- servers and raw connections -----------------------------------------------------------
