@@ -28,7 +28,7 @@ import wasmtime
 
 from ._errors import ArtifactError
 
-__all__ = ["Artifact"]
+__all__ = ["Artifact", "declared_memory_bytes"]
 
 _log = logging.getLogger("cove")
 
@@ -158,8 +158,10 @@ class Artifact:
         if entry.is_file():
             try:
                 return wasmtime.Module.deserialize_file(engine, str(entry))
-            except wasmtime.WasmtimeError:
-                entry.unlink(missing_ok=True)  # stale or damaged: compile afresh below
+            except wasmtime.WasmtimeError as exc:
+                # Compiled for another CPU, or damaged: compile afresh below, saying why.
+                _log.warning("the compiled interpreter %s cannot be used here: %s", entry, exc)
+                entry.unlink(missing_ok=True)
         _log.info(
             "compiling the interpreter (once per artifact and wasmtime version) into %s", entry
         )
@@ -179,6 +181,53 @@ class Artifact:
         del module
         trim_heap()
         return wasmtime.Module.deserialize_file(engine, str(entry))
+
+
+def _leb(data: bytes, i: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        byte = data[i]
+        i += 1
+        result |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return result, i
+
+
+_MEMORY_SECTION = 5
+
+
+def declared_memory_bytes(directory: str | os.PathLike[str] | None = None) -> int | None:
+    """The linear memory the interpreter starts with (its snapshot's), as its module declares
+    it: read from the first sections of `python.wasm` (or of `python.wasm.xz`, decompressing
+    only them) in `directory` (default: the one shipped with Cove), without verifying,
+    unpacking or compiling anything. None if it cannot be read."""
+    root = pathlib.Path(directory) if directory else _PACKAGED
+    try:
+        if (root / "python.wasm").exists():
+            with (root / "python.wasm").open("rb") as f:
+                head = f.read(1 << 20)
+        else:
+            with lzma.open(root / "python.wasm.xz") as packed:
+                head = packed.read(1 << 20)
+        if head[:4] != b"\0asm":
+            return None
+        i = 8
+        while i < len(head):
+            section = head[i]
+            size, body = _leb(head, i + 1)
+            if section == _MEMORY_SECTION:
+                count, j = _leb(head, body)
+                if count < 1:
+                    return None
+                minimum, _ = _leb(head, j + 1)  # past the limits' flags
+                return minimum * 65536
+            if section > _MEMORY_SECTION:
+                return None
+            i = body + size
+    except (OSError, lzma.LZMAError, EOFError, IndexError):
+        return None
+    return None
 
 
 def trim_heap() -> None:

@@ -25,16 +25,20 @@ import os
 import pathlib
 import secrets
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from types import TracebackType
+from typing import TypeVar, cast
 
 import anyio
 import anyio.abc
+import anyio.from_thread
+import anyio.lowlevel
 import msgspec
 
 from . import _protocol as protocol
-from ._artifact import Artifact, trim_heap
+from ._artifact import Artifact, declared_memory_bytes, trim_heap
 from ._engine import Engine
 from ._errors import CapacityError, InterpreterError, InvalidRequestError, SessionNotFoundError
 from ._guest import Guest
@@ -49,6 +53,7 @@ from ._workspace import Workspace, remove_tree
 __all__ = ["Pool", "PoolStatistics"]
 
 _log = logging.getLogger("cove")
+_T = TypeVar("_T")
 
 _MAX_REAPER_SLEEP_S = 60.0  # the reaper looks at least this often, whatever is due
 
@@ -66,6 +71,33 @@ class PoolStatistics(msgspec.Struct, frozen=True, kw_only=True):
     artifact_sha256: str
     sessions_suspended: int = 0
     sessions_restored: int = 0
+
+
+async def _in_daemon_thread(work: Callable[[], _T]) -> _T:
+    """`work()` in a daemon thread of its own, awaited; on cancellation the thread is left to
+    finish by itself (unpacking or compiling the interpreter: neither can be interrupted, and
+    a daemon thread never holds up the process's exit, as a worker thread would)."""
+    done = anyio.Event()
+    token = anyio.lowlevel.current_token()
+    outcome: list[tuple[bool, object]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, work()))
+        except BaseException as exc:
+            outcome.append((False, exc))
+        try:
+            anyio.from_thread.run_sync(done.set, token=token)
+        except Exception:
+            pass  # the event loop is gone (the process is exiting)
+
+    threading.Thread(target=run, name="cove-open", daemon=True).start()
+    await done.wait()
+    ok, value = outcome[0]
+    if not ok:
+        assert isinstance(value, BaseException)
+        raise value
+    return cast(_T, value)
 
 
 def _remove_held(path: pathlib.Path) -> None:
@@ -149,6 +181,10 @@ class Pool:
         self._making_spares = False
         self._first_call_runs: list[tuple[int, int]] = []
         self._restored = 0
+        # What `open` is doing now ("compiling the interpreter", ...), and since when.
+        self.opening: str | None = None
+        self.opening_since: float = 0.0
+        self._opened = False  # `open` finished: held sessions are back
         self.stale_removed: int = 0
 
     async def __aenter__(self) -> Pool:
@@ -171,15 +207,47 @@ class Pool:
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            raise InterpreterError("the pool is not open")
+            self._not_open_yet()
+        assert self._engine is not None
         return self._engine
+
+    def _not_open_yet(self) -> None:
+        if self.opening is not None:
+            waited = time.monotonic() - self.opening_since
+            raise InterpreterError(
+                f"the interpreter is being prepared ({self.opening}, {waited:.0f} s so far);"
+                " try again shortly"
+            )
+        raise InterpreterError("the pool is not open")
+
+    def check(self) -> None:
+        """What can be checked before the interpreter is unpacked or compiled: the default
+        memory limit holds the memory the interpreter starts with (read from its module's
+        header). Cheap; `open` does it first.
+
+        Raises:
+            InterpreterError: the default memory limit is below the interpreter's initial memory.
+        """
+        floor = declared_memory_bytes(self.settings.artifact_dir)
+        if floor is not None:
+            self._check_floor(floor)
+
+    def _check_floor(self, floor: int) -> None:
+        memory = self.settings.defaults.memory_bytes
+        if memory < floor:
+            raise InterpreterError(
+                f"the default memory limit, {fmt_bytes(memory)}, is below the {fmt_bytes(floor)}"
+                " the interpreter starts with (its snapshot, numpy and pandas imported)"
+            )
 
     async def open(self) -> None:
         """Verify and compile the interpreter and prepare the workspace root.
 
         Prefer `async with Pool(...)`, which also runs the reaper as a background task. A pool
         opened with `open()` (and closed with `aclose()`, from any task) reaps expired sessions
-        when sessions are created, and whenever `reap()` is called.
+        when sessions are created, and whenever `reap()` is called. While it runs, `opening`
+        names what it is doing. Cancelling it returns at once: unpacking and compiling go on in
+        a daemon thread of their own, which never holds up the process's exit.
 
         Raises:
             ArtifactError: the interpreter artifact is missing or fails verification.
@@ -188,29 +256,40 @@ class Pool:
         if self._engine is not None:
             return
         settings = self.settings
-        artifact = await anyio.to_thread.run_sync(
-            lambda: Artifact(settings.artifact_dir, unpack_dir=settings.cache_dir)
-        )
-        self._engine = await anyio.to_thread.run_sync(
-            lambda: Engine(
-                artifact,
-                consume_fuel=settings.metered,
-                epoch_tick_s=settings.epoch_tick_s,
-                cache_dir=settings.cache_dir,
-                max_open_files=settings.max_open_files,
-                max_directory_depth=settings.max_directory_depth,
-                timeout_grace_s=settings.timeout_grace_s,
+        self.opening_since = time.monotonic()
+        try:
+            self.opening = "checking the interpreter"
+            self.check()
+            self.opening = "unpacking and verifying the interpreter"
+            artifact = await _in_daemon_thread(
+                lambda: Artifact(settings.artifact_dir, unpack_dir=settings.cache_dir)
             )
-        )
-        floor = self._engine.initial_memory_bytes
-        if settings.defaults.memory_bytes < floor:
-            self._engine.close()
-            self._engine = None
-            raise InterpreterError(
-                f"the default memory limit, {fmt_bytes(settings.defaults.memory_bytes)}, is below"
-                f" the {fmt_bytes(floor)} the interpreter starts with (its snapshot, numpy and"
-                " pandas imported)"
+            self.opening = "compiling the interpreter"
+            engine = await _in_daemon_thread(
+                lambda: Engine(
+                    artifact,
+                    consume_fuel=settings.metered,
+                    epoch_tick_s=settings.epoch_tick_s,
+                    cache_dir=settings.cache_dir,
+                    max_open_files=settings.max_open_files,
+                    max_directory_depth=settings.max_directory_depth,
+                    timeout_grace_s=settings.timeout_grace_s,
+                )
             )
+            try:
+                self._check_floor(engine.initial_memory_bytes)
+            except InterpreterError:
+                engine.close()
+                raise
+            self._engine = engine
+            self.opening = "preparing the workspace root and taking back held sessions"
+            await self._finish_open()
+            self._opened = True
+        finally:
+            self.opening = None
+
+    async def _finish_open(self) -> None:
+        settings = self.settings
         await anyio.to_thread.run_sync(self._prepare_dirs)
         if settings.persist_sessions:
             await anyio.to_thread.run_sync(self._adopt_held)
@@ -387,9 +466,11 @@ class Pool:
                 the interpreter starts with.
         """
         settings = self.settings
-        engine = self.engine
         if self._closed:
             raise InterpreterError("the pool is closed")
+        if not self._opened:
+            self._not_open_yet()
+        engine = self.engine
         if self._tg is None and time.monotonic() - self._last_reap >= settings.reap_interval_s:
             await self.reap()
         if len(self._sessions) + self._pending >= settings.max_sessions:
@@ -501,9 +582,12 @@ class Pool:
 
         Raises:
             SessionNotFoundError: no live session has this id.
+            InterpreterError: the pool is not open yet (its held sessions are not back yet).
         """
         session = self._sessions.get(session_id)
         if session is None or session.closed:
+            if not self._opened and not self._closed:
+                self._not_open_yet()
             raise SessionNotFoundError(session_id)
         return session
 
@@ -646,13 +730,13 @@ class Pool:
     @property
     def alive(self) -> bool:
         """Open and not closed: sessions can be created and served (what /health reports)."""
-        return self._engine is not None and not self._closed
+        return self._opened and not self._closed
 
     @property
     def ready(self) -> bool:
         """Open, not closing, and below `max_sessions`."""
         return (
-            self._engine is not None
+            self._opened
             and not self._closed
             and len(self._sessions) + self._pending < self.settings.max_sessions
         )

@@ -1,7 +1,10 @@
 """The Litestar app: the contract's six operations, operations endpoints, auth and logging.
 
 `create_app()` builds a fresh app (no module-level state). Given no pool, the app owns one: it
-opens it at startup and, at shutdown, destroys every session and its directory.
+starts opening it at startup, in the background, so the server answers at once (while the
+interpreter is prepared, `/health` and `/ready` say how far along it is, with 503, and every
+contract operation answers 503 with `Retry-After`); at shutdown it destroys every session and
+its directory, or, if the pool is still opening, leaves the compile behind.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ import logging
 import pathlib
 import re
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 import msgspec
 from litestar import Litestar, Request, Response, delete, get, post
 from litestar.exceptions import HTTPException, InternalServerException
@@ -237,29 +241,90 @@ def _served_openapi() -> dict[str, Any]:
     return doc
 
 
-def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = None) -> Litestar:
+_PROGRESS_EVERY_S = 10.0  # how often the log says the interpreter is still being prepared
+
+
+def create_app(
+    pool: cove.Pool | None = None,
+    settings: ServerSettings | None = None,
+    *,
+    on_open_failure: Callable[[BaseException], None] | None = None,
+) -> Litestar:
     """A Cove HTTP app.
 
     Args:
         pool: A pool to serve (its owner opens and closes it). None: the app creates one from
-            `settings.pool` and owns it: opened at startup, closed (every session destroyed)
-            at shutdown.
+            `settings.pool` and owns it: opened in the background from startup, closed (every
+            session destroyed) at shutdown.
         settings: Server settings. None: resolved from the environment
             (`ServerSettings.resolve()`, the defaults `cove serve` uses too).
+        on_open_failure: Called (on the event loop) when an owned pool fails to open; the
+            failure is logged in one line either way, and `/health` says it.
     """
     settings = settings if settings is not None else ServerSettings.resolve()
     owned = pool is None
     the_pool = pool if pool is not None else cove.Pool(settings.pool)
     metrics = Metrics()
     openapi_doc = msgspec.json.encode(_served_openapi())
+    log = logging.getLogger("cove_server")
+    failure: list[str] = []  # why an owned pool did not open
+
+    async def run_pool(closing: anyio.Event, progress: anyio.CancelScope) -> None:
+        started = time.monotonic()
+        try:
+            async with the_pool:
+                progress.cancel()
+                log.info("ready in %.1f s", time.monotonic() - started)
+                await closing.wait()
+        except Exception as exc:
+            progress.cancel()
+            failure.append(str(exc))
+            log.error("the interpreter could not be prepared: %s", exc)
+            if on_open_failure is not None:
+                on_open_failure(exc)
+
+    async def report_progress(progress: anyio.CancelScope) -> None:
+        with progress:
+            while True:
+                await anyio.sleep(_PROGRESS_EVERY_S)
+                if the_pool.opening is not None:
+                    waited = time.monotonic() - the_pool.opening_since
+                    log.info(
+                        "still preparing the interpreter: %s (%.0f s)", the_pool.opening, waited
+                    )
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncGenerator[None]:
-        if owned:
-            async with the_pool:
-                yield
-        else:
+        if not owned:
             yield
+            return
+        closing = anyio.Event()
+        progress = anyio.CancelScope()  # the progress log, while the pool opens
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(run_pool, closing, progress)
+            tg.start_soon(report_progress, progress)
+            try:
+                yield
+            finally:
+                closing.set()
+                progress.cancel()
+                if not the_pool.alive:
+                    # Still opening (a compile cannot be interrupted): left behind in its
+                    # daemon thread, so a stop during the first start is immediate.
+                    tg.cancel_scope.cancel()
+
+    def starting_body() -> dict[str, Any]:
+        if the_pool.alive:
+            return {"status": "ok"}
+        if failure:
+            return {"status": "failed", "error": failure[-1]}
+        if the_pool.opening is not None:
+            return {
+                "status": "starting",
+                "stage": the_pool.opening,
+                "elapsed_s": round(time.monotonic() - the_pool.opening_since, 1),
+            }
+        return {"status": "unavailable"}
 
     async def run_exec(scope: Scope, receive: Receive) -> bytes:
         """ExecuteToolCall's work: the session, the body (Litestar's limit), the call, the
@@ -352,7 +417,7 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
     async def health() -> Response[bytes]:
         alive = the_pool.alive
         return Response(
-            content=msgspec.json.encode({"status": "ok" if alive else "unavailable"}),
+            content=msgspec.json.encode(starting_body()),
             media_type="application/json",
             status_code=200 if alive else 503,
         )
@@ -365,6 +430,7 @@ def create_app(pool: cove.Pool | None = None, settings: ServerSettings | None = 
             "sessions": stats.sessions,
             "max_sessions": stats.max_sessions,
             "artifact_sha256": stats.artifact_sha256,
+            **starting_body(),
         }
         return Response(
             content=msgspec.json.encode(body),

@@ -123,17 +123,27 @@ def main(argv: list[str] | None = None) -> None:
 
     import uvicorn
 
+    import cove
+
     from ._app import create_app
     from ._deadlines import http_protocol
 
-    _raise_descriptor_limit(settings)
-    app = create_app(settings=settings)
-    logging.getLogger("cove_server").info(
-        "serving on http://%s:%d (auth %s)",
-        settings.host,
-        settings.port,
-        "on" if settings.token else "off",
-    )
+    log = logging.getLogger("cove_server")
+    # Whatever can be refused is refused now, in one line, before anything slow starts.
+    try:
+        cove.Pool(settings.pool).check()
+    except cove.CoveError as exc:
+        sys.exit(f"cove: {exc}")
+    settings = _raise_descriptor_limit(settings)
+    failed: list[BaseException] = []
+    server: uvicorn.Server | None = None
+
+    def open_failed(exc: BaseException) -> None:
+        failed.append(exc)
+        if server is not None:
+            server.should_exit = True
+
+    app = create_app(settings=settings, on_open_failure=open_failed)
     config = uvicorn.Config(
         app,
         host=settings.host,
@@ -147,7 +157,19 @@ def main(argv: list[str] | None = None) -> None:
         timeout_keep_alive=math.ceil(settings.keepalive_timeout_s),
     )
     server = _quiet_server(config)
-    server.run()
+    # The port is bound now, before the interpreter is prepared (which takes minutes on a cold
+    # cache, in the background): a platform sees the process listening at once, and a port in
+    # use is one line and exit status 1 (uvicorn's words) before anything else starts.
+    sock = config.bind_socket()
+    log.info(
+        "serving on http://%s:%d (auth %s); /health says when the interpreter is ready",
+        settings.host,
+        settings.port,
+        "on" if settings.token else "off",
+    )
+    server.run(sockets=[sock])
+    if failed:
+        sys.exit(3)
     if not server.started:
         sys.exit(3)  # uvicorn's STARTUP_FAILURE: the app or the socket failed to start
 
@@ -237,12 +259,20 @@ def _quiet_server(config: uvicorn.Config) -> uvicorn.Server:
 
 # Descriptors the server keeps for itself (connections, logs, the compiled module, spools).
 _SERVER_DESCRIPTORS = 1024
+# Host descriptors an interpreter holds besides its guest's files: its three preopened
+# directories, and the six numbers below the first counted one (cove_quota.c).
+_PER_INTERPRETER = 9
 
 
-def _raise_descriptor_limit(settings: ServerSettings) -> None:
-    """Lift the soft RLIMIT_NOFILE to the hard limit, and warn when what sessions may hold
-    open, plus a reserve for the server itself, does not fit under it."""
+def _raise_descriptor_limit(settings: ServerSettings) -> ServerSettings:
+    """Lift the soft RLIMIT_NOFILE to the hard limit, and fit every interpreter's open-file cap
+    under it: what all sessions may hold open at once, plus a reserve for the server itself,
+    must fit, or one session's files could starve the others' (and the server's). The default
+    cap is lowered to fit, saying so; a cap set by COVE_MAX_OPEN_FILES is kept, with a warning
+    when it does not fit. Returns the settings to run with."""
     import resource
+
+    import msgspec
 
     log = logging.getLogger("cove_server")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -253,18 +283,34 @@ def _raise_descriptor_limit(settings: ServerSettings) -> None:
         except (ValueError, OSError) as exc:
             log.warning("could not raise the open-file limit from %d to %d: %s", soft, hard, exc)
     pool = settings.pool
+    if soft == resource.RLIM_INFINITY:
+        return settings
     # A session runs its interpreter and at most `max_nested_python` nested ones, each with
     # its own cap.
-    interpreters = 1 + pool.defaults.max_nested_python
-    needed = pool.max_sessions * interpreters * pool.max_open_files + _SERVER_DESCRIPTORS
-    if soft != resource.RLIM_INFINITY and needed > soft:
+    interpreters = pool.max_sessions * (1 + pool.defaults.max_nested_python)
+    fits = (soft - _SERVER_DESCRIPTORS) // interpreters - _PER_INTERPRETER
+    if pool.max_open_files <= fits:
+        return settings
+    if "COVE_MAX_OPEN_FILES" in os.environ or fits < 8:
         log.warning(
             "the open-file limit is %d, but %d sessions may hold %d open files each: lower "
             "COVE_MAX_SESSIONS or COVE_MAX_OPEN_FILES, or raise the limit (docs/deploy.md)",
             soft,
             pool.max_sessions,
-            interpreters * pool.max_open_files,
+            interpreters // pool.max_sessions * (pool.max_open_files + _PER_INTERPRETER),
         )
+        return settings
+    log.info(
+        "each interpreter may hold %d open files (COVE_MAX_OPEN_FILES %d lowered to fit the "
+        "open-file limit %d, shared by %d sessions of up to %d interpreters)",
+        fits,
+        pool.max_open_files,
+        soft,
+        pool.max_sessions,
+        interpreters // pool.max_sessions,
+    )
+    fitted = msgspec.structs.replace(pool, max_open_files=fits)
+    return msgspec.structs.replace(settings, pool=fitted)
 
 
 if __name__ == "__main__":
