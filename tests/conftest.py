@@ -14,9 +14,11 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(scope="session")
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
-    # One compiled-module cache for the whole run: the first pool compiles, the rest load.
-    return str(tmp_path_factory.mktemp("cove-cache"))
+def cache_dir() -> str:
+    # The user's compiled-module cache, as `cove serve` and every pool use by default: kept
+    # across runs (entries are keyed by the artifact, wasmtime's version and the engine's
+    # configuration, so none goes stale), so only the first run on a machine compiles.
+    return cove.default_cache_dir()
 
 
 @pytest.fixture

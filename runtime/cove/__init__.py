@@ -31,7 +31,7 @@ from ._errors import (
 )
 from ._pool import Pool, PoolStatistics
 from ._session import Session, SessionInfo
-from ._settings import KiB, Limits, MiB, PoolSettings, SessionOptions
+from ._settings import KiB, Limits, MiB, PoolSettings, SessionOptions, default_cache_dir
 from ._tools import ExecResult, FileRef, Outcome
 from ._transfer import Upload, WorkspaceFile, check_new_name
 from ._workspace import FileInfo
@@ -69,6 +69,7 @@ __all__ = [
     "WorkspaceFile",
     "WorkspaceFileNotFoundError",
     "check_new_name",
+    "default_cache_dir",
     "otari",
     "tools",
 ]

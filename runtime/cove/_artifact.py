@@ -145,19 +145,35 @@ class Artifact:
     ) -> wasmtime.Module:
         """The compiled module, from the disk cache when it holds a matching entry.
 
-        Blocking (compiles for seconds on a cold cache); call it from a worker thread.
+        Blocking (compiles for minutes on a cold cache); call it from a worker thread.
         """
-        if cache_dir is None:
-            module = wasmtime.Module(engine, self.wasm_path.read_bytes())
-            trim_heap()
-            return module
+        if cache_dir is not None:
+            entry, loaded = self.compile_entry(engine, engine_key, cache_dir)
+            if loaded is not None:
+                return loaded
+            try:
+                return wasmtime.Module.deserialize_file(engine, str(entry))
+            except wasmtime.WasmtimeError as exc:
+                # Just written, and still refused: compiled here instead, saying why.
+                _log.warning("the compiled interpreter %s cannot be loaded: %s", entry, exc)
+        module = wasmtime.Module.from_file(engine, str(self.wasm_path))
+        trim_heap()
+        return module
+
+    def compile_entry(
+        self, engine: wasmtime.Engine, engine_key: str, cache_dir: str
+    ) -> tuple[pathlib.Path, wasmtime.Module | None]:
+        """The cache entry for `engine`, compiled now unless one that `engine` loads is there:
+        its path, and the module loaded from it if it was there (None: compiled now). The
+        compiled code is serialised into the entry and the heap it took handed back (the
+        process then maps the entry's pages, rather than keep ~120 MiB of code in its heap)."""
         version = importlib.metadata.version("wasmtime")
         key = hashlib.sha256(f"{version}\0{self.sha256}\0{engine_key}".encode()).hexdigest()[:32]
         cache = pathlib.Path(cache_dir)
         entry = cache / f"python-{key}.cwasm"
         if entry.is_file():
             try:
-                return wasmtime.Module.deserialize_file(engine, str(entry))
+                return entry, wasmtime.Module.deserialize_file(engine, str(entry))
             except wasmtime.WasmtimeError as exc:
                 # Compiled for another CPU, or damaged: compile afresh below, saying why.
                 _log.warning("the compiled interpreter %s cannot be used here: %s", entry, exc)
@@ -165,22 +181,23 @@ class Artifact:
         _log.info(
             "compiling the interpreter (once per artifact and wasmtime version) into %s", entry
         )
-        module = wasmtime.Module(engine, self.wasm_path.read_bytes())
+        module = wasmtime.Module.from_file(engine, str(self.wasm_path))
+        compiled = module.serialize()
+        del module
+        trim_heap()
         cache.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache, prefix=".tmp-", suffix=".cwasm")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(module.serialize())
+                f.write(compiled)
             os.replace(tmp, entry)
-        except OSError:
+        except OSError as exc:
             pathlib.Path(tmp).unlink(missing_ok=True)
+            raise ArtifactError(f"cannot write the compiled interpreter to {entry}: {exc}") from exc
+        finally:
+            del compiled
             trim_heap()
-            return module
-        # The cache entry, mapped from disk, rather than the compiled code in the heap (about
-        # 120 MiB, all resident): the process then holds only the pages it runs.
-        del module
-        trim_heap()
-        return wasmtime.Module.deserialize_file(engine, str(entry))
+        return entry, None
 
 
 def _leb(data: bytes, i: int) -> tuple[int, int]:

@@ -10,6 +10,8 @@ per-store data and a worker thread runs one guest call at a time.
 
 from __future__ import annotations
 
+import pathlib
+import platform
 import threading
 import time
 from collections.abc import Callable
@@ -20,7 +22,15 @@ import wasmtime
 
 from ._artifact import Artifact
 
-__all__ = ["MAX_HOST_REPLY_BYTES", "MAX_HOST_REQUEST_BYTES", "Engine", "HostCall", "HostHandler"]
+__all__ = [
+    "MAX_HOST_REPLY_BYTES",
+    "MAX_HOST_REQUEST_BYTES",
+    "PORTABLE_X86_64",
+    "Engine",
+    "HostCall",
+    "HostHandler",
+    "compile_to_cache",
+]
 
 # The largest request guest code may hand the host, and the largest reply the host gives back.
 # A request over the cap is refused before anything is copied or decoded, so no host call costs
@@ -52,6 +62,43 @@ class HostCall(msgspec.Struct, kw_only=True):
 
 
 HostHandler = Callable[[HostCall], bytes]
+
+# The CPU features a portable compile assumes on x86-64 (x86-64-v2: every x86-64 server CPU
+# since about 2009); anything newer (AVX, AVX2, BMI, FMA) is left unused. A machine without
+# them cannot load such a compile, and compiles again natively (saying why). Other
+# architectures compile for their baseline as it is.
+PORTABLE_X86_64 = ("has_sse3", "has_ssse3", "has_sse41", "has_sse42", "has_popcnt")
+
+
+def _config(consume_fuel: bool, *, portable: bool = False) -> tuple[wasmtime.Config, str]:
+    """The wasmtime configuration every engine of Cove's uses, and its key in the compile
+    cache (a portable compile shares the key: a native engine loads it)."""
+    config = wasmtime.Config()
+    config.epoch_interruption = True
+    config.consume_fuel = consume_fuel
+    # Copy-on-write instantiation from the snapshot's memory image.
+    config.memory_init_cow = True
+    if portable and platform.machine() in ("x86_64", "AMD64"):
+        config.target = "x86_64-unknown-linux-gnu"
+        for flag in PORTABLE_X86_64:
+            config.cranelift_flag_enable(flag)
+    return config, f"epoch=1;fuel={int(consume_fuel)};cow=1"
+
+
+def compile_to_cache(
+    artifact: Artifact, *, consume_fuel: bool, cache_dir: str, portable: bool = False
+) -> tuple[pathlib.Path, bool]:
+    """Compile the interpreter into `cache_dir` for engines of this configuration, unless an
+    entry that loads is there already: the entry's path, and whether it was compiled now.
+    `portable`: for the x86-64-v2 baseline (`PORTABLE_X86_64`) rather than this CPU, so the
+    cache may move to another machine (a build step's).
+
+    Blocking (minutes on a cold cache); call it from a worker thread.
+    """
+    config, key = _config(consume_fuel, portable=portable)
+    entry, loaded = artifact.compile_entry(wasmtime.Engine(config), key, cache_dir)
+    return entry, loaded is None
+
 
 _I32 = wasmtime.ValType.i32()
 # How long the epoch ticker goes on after the last guest call ends before it sleeps.
@@ -165,16 +212,11 @@ class Engine:
         self.grace_ticks: int = (
             max(1, round(timeout_grace_s / epoch_tick_s)) if timeout_grace_s else 0
         )
-        config = wasmtime.Config()
-        config.epoch_interruption = True
-        config.consume_fuel = consume_fuel
-        # Copy-on-write instantiation from the snapshot's memory image.
-        config.memory_init_cow = True
+        config, engine_key = _config(consume_fuel)
         self.wasmtime: wasmtime.Engine = wasmtime.Engine(config)
         self.artifact = artifact
         self.consume_fuel = consume_fuel
         self.epoch_tick_s = epoch_tick_s
-        engine_key = f"epoch=1;fuel={int(consume_fuel)};cow=1"
         self.module: wasmtime.Module = artifact.compile(self.wasmtime, engine_key, cache_dir)
         # The snapshot's memory (numpy and pandas imported): a session's memory limit must hold it.
         self.initial_memory_bytes: int = next(

@@ -10,7 +10,6 @@ generates its flags from it, and docs/configuration.md's tables are rendered fro
 from __future__ import annotations
 
 import os
-import pathlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -227,8 +226,7 @@ def _seconds_or_never(raw: str) -> float:
 
 
 def _default_cache_dir(environ: Mapping[str, str]) -> str:
-    base = environ.get("XDG_CACHE_HOME") or str(pathlib.Path.home() / ".cache")
-    return str(pathlib.Path(base) / "cove")
+    return cove.default_cache_dir(environ)
 
 
 SETTINGS: tuple[Setting, ...] = (
