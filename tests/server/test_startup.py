@@ -169,3 +169,86 @@ def test_the_default_open_file_cap_is_fitted_to_the_descriptor_limit(
         roomy.pool.max_open_files == msgspec.structs.asdict(cove.PoolSettings())["max_open_files"]
     )
     assert not caplog.records
+
+
+# -- a 512 MiB dyno -------------------------------------------------------------------------------
+
+_CGROUP_V1 = pathlib.Path("/sys/fs/cgroup/memory")
+
+
+def _memory_cgroup(name: str, limit: int) -> pathlib.Path:
+    """A memory cgroup (v1) limited to `limit` bytes; skips where none can be made."""
+    group = _CGROUP_V1 / name
+    try:
+        group.mkdir(exist_ok=True)
+        (group / "memory.limit_in_bytes").write_text(str(limit))
+        (group / "memory.max_usage_in_bytes").write_text("0")
+    except OSError as exc:
+        pytest.skip(f"no memory cgroup can be made here: {exc}")
+    return group
+
+
+@pytest.mark.slow
+def test_512_mib_serves_20_pandas_sessions_after_a_build_step_compile(
+    tmp_path: pathlib.Path,
+) -> None:
+    group = _memory_cgroup(f"cove-test-{os.getpid()}", 512 << 20)
+    cache = tmp_path / "cache"
+    # The build step, outside the limit (a build machine's memory).
+    done = subprocess.run(
+        [sys.executable, "-m", "cove_server", "compile", "--cache-dir", str(cache)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "compiled" in done.stdout and "portable" in done.stdout
+    port = free_port()
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("COVE_")}
+    environ.update(COVE_HOST="127.0.0.1", COVE_PORT=str(port), COVE_CACHE_DIR=str(cache))
+
+    def enter() -> None:
+        (group / "cgroup.procs").write_text(str(os.getpid()))
+
+    with (tmp_path / "serve.log").open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cove_server", "serve"],
+            env=environ,
+            stdout=log,
+            stderr=log,
+            preexec_fn=enter,
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert process.poll() is None, (tmp_path / "serve.log").read_text()[-2000:]
+            assert time.monotonic() < deadline, "never ready"
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        code = (
+            "import pandas as pd, numpy as np\n"
+            "df = pd.DataFrame({'k': np.arange(20_000) % 7, 'v': np.ones(20_000)})\n"
+            "print(int(df.groupby('k').v.sum().sum()))"
+        )
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
+            sids = [client.post("/sessions", json={}).json()["session_id"] for _ in range(20)]
+            for sid in sids:
+                reply = client.post(
+                    f"/sessions/{sid}/exec",
+                    json={"tool": "code_execution", "input": {"code": code}},
+                ).json()
+                assert reply["result_block"]["content"]["stdout"] == "20000\n", reply
+        peak = int((group / "memory.max_usage_in_bytes").read_text())
+        print(f"512 MiB cgroup: peak {peak >> 20} MiB for the server and 20 pandas sessions")
+        assert peak < 512 << 20
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+        try:
+            group.rmdir()
+        except OSError:
+            pass
