@@ -45,6 +45,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 # Directories never shipped (tests, benchmarks) and files of no use in the guest.
 EXCLUDED_PARTS = {"tests", "benchmarks", "__pycache__"}
+# ... but for these files, which a shipped module imports: numpy.testing (and so sympy's
+# lambdify with numpy, which does `from numpy import *`) imports pd_NA from numpy's tests.
+KEPT_FROM_TESTS = {"numpy/_core/tests/_natype.py"}
 EXCLUDED_SUFFIXES = {".pyc", ".pyo", ".pyi"}
 
 # Patches applied to a package's files before compiling (python-wasm/patches/), by distribution.
@@ -191,7 +194,9 @@ def package_entries(
             if parts[-1] != "RECORD":
                 out[name] = data
             continue
-        if parts[0].endswith(".data") or EXCLUDED_PARTS.intersection(parts[:-1]):
+        if parts[0].endswith(".data") or (
+            EXCLUDED_PARTS.intersection(parts[:-1]) and name not in KEPT_FROM_TESTS
+        ):
             continue
         suffix = pathlib.PurePosixPath(name).suffix
         if suffix in EXCLUDED_SUFFIXES:

@@ -479,3 +479,17 @@ async def test_a_reference_package_not_here_yet_says_so(session: cove.Session) -
         "import importlib.util\nprint(importlib.util.find_spec('tabulate'))"
     )
     assert result.stdout == "None\n", result.stderr
+
+
+async def test_numpy_testing_and_sympy_lambdify_with_numpy(session: cove.Session) -> None:
+    out = await run(
+        session,
+        "import json, numpy as np, numpy.testing as npt, sympy\n"
+        "npt.assert_allclose([1.0, 2.0], [1.0, 2.0 + 1e-12])\n"
+        "namespace = {}\nexec('from numpy import *', namespace)\n"
+        "x = sympy.Symbol('x')\n"
+        "f = sympy.lambdify(x, sympy.sin(x) ** 2 + sympy.cos(x) ** 2, 'numpy')\n"
+        "print(json.dumps({'star': 'ndarray' in namespace,"
+        " 'values': f(np.array([0.0, 1.0, 2.0])).round(12).tolist()}))",
+    )
+    assert out == {"star": True, "values": [1.0, 1.0, 1.0]}

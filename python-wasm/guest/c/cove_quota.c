@@ -55,24 +55,35 @@
 #include <string.h>
 #include <wasi/api.h>
 
-/* WebAssembly globals, out of reach of any load or store (see above). */
+/* WebAssembly globals, out of reach of any load or store (see above). clang gives every one an
+   initial value of 0, whatever the declaration says: each is defined so that 0 is its state
+   before the host has set it. */
 #define WASM_GLOBAL __attribute__((address_space(1)))
 
 #define FD_LIMIT (4096 + 64) /* the host allows max_open_files up to 4096 */
 #define FIRST_GUEST_FD 6     /* 0-2 stdio, 3 /usr/lib, 4 /workspace, 5 /tmp */
 #define WORKSPACE_FD 4
 
-/* Unlimited until the host sets them; cove_call sets the quota before every call, cove_limits
-   the caps once per instance. `quota_hits` counts (a flag would be narrowed to a byte of linear
+/* Unlimited until the host sets them (the snapshot is made without limits): cove_call sets the
+   quota before every call (`quota_set`), cove_limits the caps once per instance. The caps are
+   kept plus one (0: none). `quota_hits` counts (a flag would be narrowed to a byte of linear
    memory by the optimiser). */
-static WASM_GLOBAL int64_t bytes_left = INT64_MAX;
-static WASM_GLOBAL int64_t files_left = INT64_MAX;
+static WASM_GLOBAL int32_t quota_set;
+static WASM_GLOBAL int64_t bytes_left;
+static WASM_GLOBAL int64_t files_left;
 static WASM_GLOBAL int32_t quota_hits;
-static WASM_GLOBAL int32_t max_open = -1;  /* descriptors >= FIRST_GUEST_FD at once; < 0: none */
-static WASM_GLOBAL int32_t max_depth = -1; /* directory depth below /workspace; < 0: no limit */
-static WASM_GLOBAL int32_t open_count;     /* open descriptors numbered >= FIRST_GUEST_FD */
-static WASM_GLOBAL int32_t fd_high = FIRST_GUEST_FD; /* no descriptor at or above this is open */
-static WASM_GLOBAL int64_t orphan_bytes;   /* the ledger: bytes held by orphans */
+static WASM_GLOBAL int32_t open_cap1;   /* descriptors >= FIRST_GUEST_FD at once, plus one */
+static WASM_GLOBAL int32_t depth_cap1;  /* directory depth below /workspace, plus one */
+static WASM_GLOBAL int32_t open_count;  /* open descriptors numbered >= FIRST_GUEST_FD */
+static WASM_GLOBAL int32_t fd_high;     /* no descriptor at or above this is open */
+static WASM_GLOBAL int64_t orphan_bytes; /* the ledger: bytes held by orphans */
+
+/* The directory-depth cap, or -1 for none. */
+static int32_t
+max_depth(void)
+{
+    return depth_cap1 - 1;
+}
 
 /* Directory depths, by descriptor (advisory: see above). */
 struct dir_entry {
@@ -170,6 +181,7 @@ cove_quota_reset(int64_t bytes, int64_t files)
     bytes_left = bytes - orphan_bytes;
     files_left = files;
     quota_hits = 0;
+    quota_set = 1;
 }
 
 /* The host's figures again in the middle of a call (a nested interpreter wrote to the same
@@ -202,8 +214,8 @@ cove_open_files(void)
 void
 cove_quota_limits(int32_t open_cap, int32_t depth_cap)
 {
-    max_open = open_cap;
-    max_depth = depth_cap;
+    open_cap1 = open_cap < 0 ? 0 : open_cap + 1;
+    depth_cap1 = depth_cap < 0 ? 0 : depth_cap + 1;
     /* A fresh instance has only stdio and the preopens open: anything the snapshot remembers
        as open is not (its host descriptors were Wizer's), and a restored image's memory knows
        nothing this instance holds. */
@@ -278,7 +290,7 @@ remember_dir(__wasi_fd_t dirfd, const char *path, __wasi_fd_t fd)
     }
     int32_t below = lexical_depth(path);
     below = below < 0 ? 0 : below;
-    int32_t cap = max_depth;
+    int32_t cap = max_depth();
     if (cap >= 0) {
         /* A symbolic link on the way can make it deeper than its name says: measured, up to one
            past the limit (deeper than that is refused the same way). */
@@ -295,7 +307,7 @@ remember_dir(__wasi_fd_t dirfd, const char *path, __wasi_fd_t fd)
 static int
 too_deep(__wasi_fd_t fd, const char *path)
 {
-    int32_t cap = max_depth;
+    int32_t cap = max_depth();
     if (cap < 0 || fd >= FD_LIMIT || !dirs[fd].dir) {
         return 0;
     }
@@ -305,6 +317,9 @@ too_deep(__wasi_fd_t fd, const char *path)
 static __wasi_errno_t
 charge_bytes(int64_t growth)
 {
+    if (!quota_set) {
+        return 0; /* making the snapshot: no quota yet */
+    }
     if (growth <= 0) {
         bytes_left -= growth; /* shrinking gives room back */
         return 0;
@@ -320,7 +335,7 @@ charge_bytes(int64_t growth)
 static __wasi_errno_t
 need_entry(void)
 {
-    if (files_left < 1) {
+    if (quota_set && files_left < 1) {
         quota_hits += 1;
         return __WASI_ERRNO_DQUOT;
     }
@@ -468,8 +483,8 @@ WRAP(path_open)(__wasi_fd_t dirfd, __wasi_lookupflags_t dirflags, const char *pa
                 __wasi_oflags_t oflags, __wasi_rights_t base, __wasi_rights_t inheriting,
                 __wasi_fdflags_t fdflags, __wasi_fd_t *out)
 {
-    int32_t cap = max_open;
-    if (cap >= 0 && open_count >= cap) {
+    int32_t cap1 = open_cap1;
+    if (cap1 > 0 && open_count >= cap1 - 1) {
         return __WASI_ERRNO_MFILE;
     }
     int creating = 0;
@@ -571,7 +586,7 @@ WRAP(path_create_directory)(__wasi_fd_t fd, const char *path)
     }
     /* Made through a symbolic link to a deep directory, it can be deeper than its name: one ".."
        more than the limit allows must leave the sandbox, or the directory goes again. */
-    int32_t cap = max_depth;
+    int32_t cap = max_depth();
     if (cap >= 0 && fd < FD_LIMIT && dirs[fd].dir
         && at_least_below(fd, path, cap - dirs[fd].depth + 1)) {
         (void)REAL(path_remove_directory)(fd, path);
