@@ -2,15 +2,17 @@
 
 numpy hands model code a pointer into the guest's linear memory (an `__array_interface__` with
 a raw address), so every byte of it is attacker-controlled. The scribbler does what the attack
-round did: it copies the guest's data (everything past the shadow stack, the libc layer's
-statics included) before and after an operation with a known effect (12,345 bytes written, 37
-files opened or made), finds every aligned integer that moved by exactly that much, and
-overwrites each with a hostile value. Then the test tries the limit that counter would have
+round did, a little more carefully: it copies the guest's data (everything past the shadow
+stack, the libc layer's statics included), then runs an operation with a known effect and its
+undoing and the operation again (12,345 bytes written, the file removed, written again; 37
+files opened, closed, opened again), keeps every aligned integer that moved by exactly that
+much each time (a counter of that resource, and little else), and overwrites those with a
+hostile value. Then the test tries the limit that counter would have
 enforced. A limit that lives on the host (or in a WebAssembly global, which no load or store
 reaches) holds; one kept in guest memory does not.
 
-`SCRIBBLER` is Python source that defines `snapshot()` and `scribble(...)` in the guest; the
-tests prepend it to their code.
+`SCRIBBLER` is Python source that defines `Watch` in the guest; the tests prepend it to their
+code.
 """
 
 from __future__ import annotations
@@ -39,21 +41,37 @@ def _view(width, top):
     typestr = "<i8" if width == 8 else "<i4"
     return _np.asarray(_Window(_LOW, (top - _LOW) // width, typestr))
 
-def snapshot(width):
-    """A copy of the guest's data as integers of `width` bytes."""
-    return _view(width, _top()).copy()
+class Watch:
+    """The guest's data as integers of `width` bytes, watched across operations: `moved(d)`
+    after each keeps the integers that moved by exactly `d` since the last (one full copy, at
+    the start; then only the candidates are read), `set(v)` overwrites the ones left."""
 
-def scribble(before, after, delta, value, width):
-    """Every integer that moved by exactly `delta` between the two snapshots is set to
-    `value` in the live memory; returns how many were."""
-    n = min(len(before), len(after))
-    live = _view(width, _LOW + n * width)
-    found = 0
-    step = 1 << 20
-    for start in range(0, n, step):
-        moved = after[start : start + step] - before[start : start + step]
-        hits = _np.nonzero(moved == delta)[0]
-        live[start + hits] = value
-        found += len(hits)
-    return found
+    def __init__(self, width):
+        self.width = width
+        self.base = _view(width, _top()).copy()
+        self.count = len(self.base)
+        self.index = None
+        self.values = None
+
+    def _live(self):
+        return _view(self.width, _LOW + self.count * self.width)
+
+    def moved(self, delta):
+        live = self._live()
+        if self.index is None:
+            found = []
+            step = 1 << 20
+            for start in range(0, self.count, step):
+                moved = live[start : start + step] - self.base[start : start + step]
+                found.append(start + _np.nonzero(moved == delta)[0])
+            self.index = _np.concatenate(found)
+            self.base = None
+        else:
+            self.index = self.index[(live[self.index] - self.values) == delta]
+        self.values = live[self.index].copy()
+        return len(self.index)
+
+    def set(self, value):
+        self._live()[self.index] = value
+        return len(self.index)
 '''
