@@ -46,8 +46,10 @@ HERE = pathlib.Path(__file__).resolve().parent
 # Directories never shipped (tests, benchmarks) and files of no use in the guest.
 EXCLUDED_PARTS = {"tests", "benchmarks", "__pycache__"}
 # ... but for these files, which a shipped module imports: numpy.testing (and so sympy's
-# lambdify with numpy, which does `from numpy import *`) imports pd_NA from numpy's tests.
-KEPT_FROM_TESTS = {"numpy/_core/tests/_natype.py"}
+# lambdify with numpy, which does `from numpy import *`) imports pd_NA from numpy's tests
+# (with an empty __init__.py the stage adds: zipimport finds no namespace package in a zip
+# without directory entries).
+KEPT_FROM_TESTS = {"numpy/_core/tests/__init__.py", "numpy/_core/tests/_natype.py"}
 EXCLUDED_SUFFIXES = {".pyc", ".pyo", ".pyi"}
 
 # Patches applied to a package's files before compiling (python-wasm/patches/), by distribution.

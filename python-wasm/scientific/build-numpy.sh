@@ -523,9 +523,11 @@ step_stage() {
             ! -name '*.pxd' ! -name '*.pyx' ! -name '*.h' ! -name '*.c' ! -name '*.lib' ! -name '*.ini' \
             ! -path '*/tests/*' ! -path '*/include/*' ! -path "$pkg/f2py/*" ! -path '*/__pycache__/*' \
             ! -path '*/_pyinstaller/*' -exec cp --parents {} "$st/site/" \;)
-        # numpy.testing imports pd_NA from numpy's tests (make_packages.py, KEPT_FROM_TESTS).
+        # numpy.testing imports pd_NA from numpy's tests (make_packages.py, KEPT_FROM_TESTS);
+        # the package needs an __init__.py to be found in a zip.
         if [[ $pkg == numpy ]]; then
             (cd "$sp" && cp --parents numpy/_core/tests/_natype.py "$st/site/")
+            : > "$st/site/numpy/_core/tests/__init__.py"
         fi
         local di=$st/site/$pkg-$ver.dist-info; mkdir -p "$di"
         cp "$src/PKG-INFO" "$di/METADATA"

@@ -359,6 +359,7 @@ class Pool:
             retry_after_s=settings.retry_after_s,
             pristine=self._pristine,
             fork=self._fork,
+            on_resume=self._schedule,
             **kwargs,  # type: ignore[arg-type]
         )
 
@@ -645,7 +646,8 @@ class Pool:
                 _log.exception("error while reaping sessions")
 
     def _schedule(self, session: Session) -> None:
-        """A session joined the pool: wake the reaper if it is due before the reaper's wake."""
+        """A session joined the pool, or came back from its image: wake the reaper if it is due
+        before the reaper's wake."""
         due = session.due_at(self.settings.suspend_after_s)
         self._next_due = min(self._next_due, due)
         wake = self._reaper_wake

@@ -112,6 +112,7 @@ class Session:
         pristine: Guest | None = None,
         fork: Callable[[Session], Awaitable[Session]] | None = None,
         record: SessionRecord | None = None,
+        on_resume: Callable[[Session], None] | None = None,
     ) -> None:
         self.session_id = session_id
         self.workspace = workspace
@@ -138,6 +139,9 @@ class Session:
         self._suspended = False
         self._reseed_pending = False  # a fork's copied random state, not yet replaced
         self._draining = False  # persisting: calls still queued are refused
+        # Told (on the event loop) when the session comes back from its image: the pool's
+        # reaper then knows it may be due for suspension again sooner than it thought.
+        self._on_resume = on_resume
         if record is not None:  # a session carried across a restart: suspended, as it was
             self.created_at = record.created_at
             self.last_activity_at = record.last_activity_at
@@ -254,11 +258,14 @@ class Session:
         async with lock:
             if self._closed or (self._draining and activity):
                 raise SessionClosedError(self.session_id)
+            was_suspended = self._suspended
             try:
                 return await self._worker.run(func, self._limiter)
             finally:
                 if activity:
                     self.last_activity_at = time.time()
+                if was_suspended and not self._suspended and self._on_resume is not None:
+                    self._on_resume(self)
 
     # -- tool calls ----------------------------------------------------------------------------
 

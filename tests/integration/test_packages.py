@@ -493,3 +493,13 @@ async def test_numpy_testing_and_sympy_lambdify_with_numpy(session: cove.Session
         " 'values': f(np.array([0.0, 1.0, 2.0])).round(12).tolist()}))",
     )
     assert out == {"star": True, "values": [1.0, 1.0, 1.0]}
+
+
+async def test_help_exit_and_quit_are_there_as_in_any_python(session: cove.Session) -> None:
+    result = await session.run_code("help(len)")
+    assert result.return_code == 0 and "len(obj, /)" in result.stdout, result.stderr
+    assert (await session.run_code("print(repr(exit))")).stdout == (
+        "Use exit() or Ctrl-D (i.e. EOF) to exit\n"
+    )
+    assert (await session.run_code("exit(3)")).return_code == 3
+    assert (await session.run_code("quit()")).return_code == 0

@@ -152,6 +152,23 @@ async def test_idle_sessions_are_suspended_by_the_reaper(
         assert busy.suspended and busy.last_activity_at == before - 10
 
 
+async def test_a_resumed_session_is_suspended_again_after_suspend_after_s(
+    settings: cove.PoolSettings,
+) -> None:
+    # The reaper sleeps until the earliest session is due (up to a minute while every session
+    # is suspended): a resume must wake it, or the session stays live a minute, not 1 s.
+    async with cove.Pool(msgspec.structs.replace(settings, suspend_after_s=1.0)) as pool:
+        session = await _ready(pool)
+        with anyio.fail_after(30):
+            while not session.suspended:
+                await anyio.sleep(0.05)
+        assert (await session.run_code(CHECK)).stdout == EXPECTED  # resumed
+        assert not session.suspended
+        with anyio.fail_after(30):  # before: ~60 s (the reaper's longest sleep)
+            while not session.suspended:
+                await anyio.sleep(0.05)
+
+
 async def test_a_reset_or_destroy_drops_the_image(pool: cove.Pool) -> None:
     session = await _ready(pool)
     assert await session.suspend()

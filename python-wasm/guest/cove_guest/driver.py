@@ -27,6 +27,7 @@ This module wires the layers together: the shell gets the commands and the host 
 
 import _random
 import base64
+import builtins
 import gc
 import importlib
 import io
@@ -294,11 +295,27 @@ np.linalg.inv(np.eye(2)), np.fft.fft(np.ones(4))
 """
 
 
+class _Quitter:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"Use {self.name}() or Ctrl-D (i.e. EOF) to exit"
+
+    def __call__(self, code=None):
+        raise SystemExit(code)
+
+
 def initialise():
     """Runs once, at snapshot time: warm the imports every session needs, enter the workspace."""
     import _cove  # noqa: F401  (the host channel, warmed into the snapshot)
 
     os.chdir(WORKSPACE)
+    # What `site` gives a Python, which this one runs without: help() (pydoc, imported when
+    # first called), exit() and quit() (SystemExit, without closing sys.stdin as site's do).
+    builtins.help = importlib.import_module("_sitebuiltins")._Helper()
+    builtins.exit = _Quitter("exit")  # type: ignore[assignment]
+    builtins.quit = _Quitter("quit")  # type: ignore[assignment]
     deadline.install()
     sys.argv = [""]
     # What `subprocess.run([sys.executable, ...])` starts: the shell's python (a fresh

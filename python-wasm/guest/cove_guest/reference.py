@@ -21,6 +21,7 @@ NOT_YET = {
 # top-level module -> its distribution
 NOT_YET_MODULES = {module: dist for dist, modules in NOT_YET.items() for module in modules}
 
+
 def not_yet_message(module):
     """The ModuleNotFoundError message for a reference package that is not here yet."""
     return (
