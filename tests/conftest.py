@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 import cove
+from cove._engine import compile_to_cache
 
 
 @pytest.fixture(scope="session")
@@ -17,8 +18,12 @@ def anyio_backend() -> str:
 def cache_dir() -> str:
     # The user's compiled-module cache, as `cove serve` and every pool use by default: kept
     # across runs (entries are keyed by the artifact, wasmtime's version and the engine's
-    # configuration, so none goes stale), so only the first run on a machine compiles.
-    return cove.default_cache_dir()
+    # configuration, so none goes stale), so only the first run on a machine compiles. That
+    # compile happens here, once, before any fixture starts a server with a start deadline.
+    directory = cove.default_cache_dir()
+    artifact = cove.Artifact(unpack_dir=directory)
+    compile_to_cache(artifact, consume_fuel=False, cache_dir=directory)
+    return directory
 
 
 @pytest.fixture

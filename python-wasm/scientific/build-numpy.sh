@@ -506,7 +506,8 @@ step_cpy() {
 }
 
 # stage: what Cove's build.sh takes into the artifact (its steps `numpy` and `pandas` end here):
-#   $W/stage/site/        numpy's and pandas' installed Python trees (no tests, no headers, no
+#   $W/stage/site/        numpy's and pandas' installed Python trees (numpy.f2py's Python too:
+#                         `from numpy import *` imports it; no tests, no headers, no
 #                         .pyi/.pxd, no extension archives), each with a dist-info whose METADATA
 #                         is the sdist's PKG-INFO (importlib.metadata.version works in the guest)
 #   $W/stage/modules.tsv  dotted name, init symbol, archive: every extension module
@@ -521,7 +522,7 @@ step_stage() {
         local sp; sp=$(dirname "$(find "$inst" -type d -path "*-packages/$pkg" | head -1)")
         (cd "$sp" && find "$pkg" -type f ! -name '*.so' ! -name '*.so.link' ! -name '*.a' ! -name '*.pyi' \
             ! -name '*.pxd' ! -name '*.pyx' ! -name '*.h' ! -name '*.c' ! -name '*.lib' ! -name '*.ini' \
-            ! -path '*/tests/*' ! -path '*/include/*' ! -path "$pkg/f2py/*" ! -path '*/__pycache__/*' \
+            ! -path '*/tests/*' ! -path '*/include/*' ! -path '*/__pycache__/*' \
             ! -path '*/_pyinstaller/*' -exec cp --parents {} "$st/site/" \;)
         # numpy.testing imports pd_NA from numpy's tests (make_packages.py, KEPT_FROM_TESTS);
         # the package needs an __init__.py to be found in a zip.

@@ -1,10 +1,11 @@
 """The Litestar app: the contract's six operations, operations endpoints, auth and logging.
 
 `create_app()` builds a fresh app (no module-level state). Given no pool, the app owns one: it
-starts opening it at startup, in the background, so the server answers at once (while the
-interpreter is prepared, `/health` and `/ready` say how far along it is, with 503, and every
-contract operation answers 503 with `Retry-After`); at shutdown it destroys every session and
-its directory, or, if the pool is still opening, leaves the compile behind.
+opens it at startup (with `open_in_background`, as `cove serve` does, startup returns at once
+and the pool opens behind it, so the server answers while the interpreter is prepared:
+`/health` and `/ready` say how far along it is, with 503, and every contract operation answers
+503 with `Retry-After`); at shutdown it destroys every session and its directory, or, if the
+pool is still opening, leaves the compile behind.
 """
 
 from __future__ import annotations
@@ -248,6 +249,7 @@ def create_app(
     pool: cove.Pool | None = None,
     settings: ServerSettings | None = None,
     *,
+    open_in_background: bool = False,
     on_open_failure: Callable[[BaseException], None] | None = None,
 ) -> Litestar:
     """A Cove HTTP app.
@@ -258,8 +260,10 @@ def create_app(
             session destroyed) at shutdown.
         settings: Server settings. None: resolved from the environment
             (`ServerSettings.resolve()`, the defaults `cove serve` uses too).
-        on_open_failure: Called (on the event loop) when an owned pool fails to open; the
-            failure is logged in one line either way, and `/health` says it.
+        open_in_background: Startup returns at once and an owned pool opens behind it (see
+            above); otherwise startup returns once the pool is open, or raises.
+        on_open_failure: Called (on the event loop) when an owned pool fails to open in the
+            background; the failure is logged in one line either way, and `/health` says it.
     """
     settings = settings if settings is not None else ServerSettings.resolve()
     owned = pool is None
@@ -297,6 +301,10 @@ def create_app(
     async def lifespan(app: Litestar) -> AsyncGenerator[None]:
         if not owned:
             yield
+            return
+        if not open_in_background:
+            async with the_pool:
+                yield
             return
         closing = anyio.Event()
         progress = anyio.CancelScope()  # the progress log, while the pool opens

@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> None:
         if server is not None:
             server.should_exit = True
 
-    app = create_app(settings=settings, on_open_failure=open_failed)
+    app = create_app(settings=settings, open_in_background=True, on_open_failure=open_failed)
     config = uvicorn.Config(
         app,
         host=settings.host,
