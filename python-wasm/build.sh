@@ -324,7 +324,8 @@ step_reactor() {
     $CC_WASM $CFLAGS_WASM -c "$HERE/guest/c/cove_snapshot.c" -o "$BUILD/cove_snapshot.o"
     # The limits that protect the host are WebAssembly globals, out of guest memory's reach.
     python3.11 "$HERE/check_link.py" globals --objdump "llvm-objdump-$LLVM" "$BUILD/cove_quota.o" \
-        quota_set bytes_left files_left quota_hits open_cap1 depth_cap1 open_count fd_high orphan_bytes
+        quota_set bytes_left files_left quota_hits open_cap1 depth_cap1 open_count fd_high low_fds \
+        orphan_bytes
     python3.11 "$HERE/check_link.py" globals --objdump "llvm-objdump-$LLVM" "$BUILD/cove_driver.o" \
         interrupt_requests
     # libc's own calls into these WASI imports go through the wrappers in cove_quota.c (the

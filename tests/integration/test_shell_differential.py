@@ -11,14 +11,12 @@ import subprocess
 import pytest
 
 import cove
-from tests.guest.differential.cases import COMMANDS, FIXTURE, REQUIRES
+from tests.guest.differential.cases import COMMANDS, FIXTURE, KNOWN_DIFFERENCES, REQUIRES
 
 pytestmark = [
     pytest.mark.anyio,
     pytest.mark.skipif(shutil.which("bash") is None, reason="needs real bash to compare against"),
 ]
-
-TARGET = 0.97
 
 
 def _bash(tmp: pathlib.Path, command: str) -> tuple[bytes, int]:
@@ -66,13 +64,16 @@ async def test_shell_matches_bash_on_agent_command_lines(
                 (command, expected, expected_rc, got, result.return_code, result.stderr[:200])
             )
         await pool.destroy_session(session.session_id)
-    rate = 1 - len(mismatches) / len(commands)
     report = "\n".join(
         f"{c!r}\n  bash: {e!r} {erc}\n  cove: {g!r} {grc} {err!r}"
         for c, e, erc, g, grc, err in mismatches
     )
-    print(
-        f"shell differential: {len(commands) - len(mismatches)}/{len(commands)} match ({rate:.1%})\n{report}"
-    )
+    print(f"shell differential: {len(commands) - len(mismatches)}/{len(commands)} match\n{report}")
     assert len(commands) >= 100
-    assert rate >= TARGET, report
+    # Every line matches bash but the known differences (tests/guest/differential/cases.py).
+    differing = {m[0] for m in mismatches}
+    assert differing <= set(KNOWN_DIFFERENCES), report
+    fixed = [c for c in commands if c in KNOWN_DIFFERENCES and KNOWN_DIFFERENCES[c][1]]
+    assert set(fixed) <= differing, (
+        f"these now match bash: take them off KNOWN_DIFFERENCES: {fixed}"
+    )

@@ -76,6 +76,7 @@ static WASM_GLOBAL int32_t open_cap1;   /* descriptors >= FIRST_GUEST_FD at once
 static WASM_GLOBAL int32_t depth_cap1;  /* directory depth below /workspace, plus one */
 static WASM_GLOBAL int32_t open_count;  /* open descriptors numbered >= FIRST_GUEST_FD */
 static WASM_GLOBAL int32_t fd_high;     /* no descriptor at or above this is open */
+static WASM_GLOBAL int32_t low_fds;     /* bit n: a file was renumbered into fd n < FIRST_GUEST_FD */
 static WASM_GLOBAL int64_t orphan_bytes; /* the ledger: bytes held by orphans */
 
 /* The directory-depth cap, or -1 for none. */
@@ -121,8 +122,18 @@ is_orphan(__wasi_fd_t fd, __wasi_filestat_t *st)
            && st->nlink == 0;
 }
 
-/* Asks WASI about every descriptor below the high-water mark (stdio and preopens included: a
- * descriptor can be renumbered into their slots) and brings the orphan ledger up to date. Each
+/* Whether `fd` may hold a file: numbered FIRST_GUEST_FD or above and below the high-water
+ * mark, or a slot below it that a file was renumbered into (stdio and the preopens are never
+ * files, so they are not asked about: each WASI call on a preopen costs wasmtime a hand-off to
+ * its blocking thread pool, ~0.1 ms). */
+static int
+may_hold_a_file(int32_t fd)
+{
+    return fd >= FIRST_GUEST_FD ? fd < fd_high : (low_fds >> fd) & 1;
+}
+
+/* Asks WASI about every descriptor that may hold a file (`may_hold_a_file`; no table in linear
+ * memory decides which) and brings the orphan ledger up to date. Each
  * orphan counts once, however many descriptors hold it. With `charge`, the change is charged to
  * (or credited back to) the quota: a file just became an orphan, or an orphan's last descriptor
  * closed. Without it the ledger only follows a change the caller has accounted for already (a
@@ -132,17 +143,18 @@ static void
 recount_orphans(int charge)
 {
     int64_t total = 0;
-    int32_t high = fd_high;
+    int32_t high = fd_high > FIRST_GUEST_FD ? fd_high : FIRST_GUEST_FD;
     for (int32_t fd = 0; fd < high; fd++) {
         __wasi_filestat_t st;
-        if (!is_orphan((__wasi_fd_t)fd, &st)) {
+        if (!may_hold_a_file(fd) || !is_orphan((__wasi_fd_t)fd, &st)) {
             continue;
         }
         int shared = 0;
         /* Without an inode number two descriptors cannot be told apart: both are charged. */
         for (int32_t other = 0; other < fd && st.ino != 0; other++) {
             __wasi_filestat_t o;
-            if (is_orphan((__wasi_fd_t)other, &o) && o.ino == st.ino && o.dev == st.dev) {
+            if (may_hold_a_file(other) && is_orphan((__wasi_fd_t)other, &o) && o.ino == st.ino
+                && o.dev == st.dev) {
                 shared = 1;
                 break;
             }
@@ -221,6 +233,7 @@ cove_quota_limits(int32_t open_cap, int32_t depth_cap)
        nothing this instance holds. */
     open_count = 0;
     fd_high = FIRST_GUEST_FD;
+    low_fds = 0;
     orphan_bytes = 0;
     for (int32_t fd = 0; fd < FD_LIMIT; fd++) {
         dirs[fd].dir = fd == WORKSPACE_FD;
@@ -459,6 +472,8 @@ opened(__wasi_fd_t fd)
 {
     if (fd >= FIRST_GUEST_FD) {
         open_count += 1;
+    } else {
+        low_fds |= 1 << fd;
     }
     if ((int32_t)fd >= fd_high) {
         fd_high = (int32_t)fd + 1;
@@ -471,6 +486,8 @@ closed(__wasi_fd_t fd)
 {
     if (fd >= FIRST_GUEST_FD) {
         open_count -= 1;
+    } else {
+        low_fds &= ~(1 << fd);
     }
     if (fd < FD_LIMIT) {
         dirs[fd].dir = 0;
@@ -523,8 +540,10 @@ WRAP(path_open)(__wasi_fd_t dirfd, __wasi_lookupflags_t dirflags, const char *pa
 __wasi_errno_t
 WRAP(fd_close)(__wasi_fd_t fd)
 {
+    /* The ledger is exact after every unlink, rename and call start, so with nothing in it
+       no descriptor is an orphan (and the close needs no WASI call of its own). */
     __wasi_filestat_t st;
-    int orphan = is_orphan(fd, &st);
+    int orphan = orphan_bytes > 0 && is_orphan(fd, &st);
     __wasi_errno_t err = REAL(fd_close)(fd);
     if (err == 0) {
         closed(fd);
@@ -550,7 +569,7 @@ WRAP(fd_renumber)(__wasi_fd_t from, __wasi_fd_t to)
         return 0;
     }
     __wasi_filestat_t fst;
-    int orphan = is_orphan(to, &fst);
+    int orphan = orphan_bytes > 0 && is_orphan(to, &fst);
     __wasi_errno_t err = REAL(fd_renumber)(from, to);
     if (err != 0) {
         return err;
