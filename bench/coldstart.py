@@ -7,12 +7,15 @@ Each compile runs in a process of its own on an empty cache, and reports its own
 memory (`cove compile`'s line). Serving: a fresh `cove serve` on the portable cache, timed from
 its start to the first answer on its port and to `/health` 200. The code: the pure-Python
 workloads of `bench/interpreter.py` in one guest from each cache, alternating, best of N.
-Prints Markdown tables (docs/benchmarks.md, "Cold start").
+Prints Markdown tables (docs/benchmarks.md, "Cold start") and keeps the numbers in
+bench/results.json (`coldstart`), which the docs that quote them are checked against
+(tests/server/test_docs.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import re
@@ -77,10 +80,12 @@ def main() -> None:
     args = parser.parse_args()
     work = pathlib.Path(tempfile.mkdtemp(prefix="cove-bench-cold-"))
     caches = {"portable": work / "portable", "native": work / "native"}
+    results: dict[str, object] = {}
     print("| compile (empty cache) | seconds | peak memory MiB |")
     print("| --- | --- | --- |")
     for label, cache in caches.items():
         seconds, peak = _compile(cache, native=label == "native")
+        results[f"compile_{label}"] = {"seconds": seconds, "peak_mib": peak}
         print(
             f"| `cove compile`{' --native' if label == 'native' else ''} | {seconds:.1f} |"
             f" {peak:.0f} |",
@@ -89,6 +94,7 @@ def main() -> None:
     starts = [_serve(caches["portable"]) for _ in range(3)]
     port_s = sorted(s[0] for s in starts)[1]
     ready_s = sorted(s[1] for s in starts)[1]
+    results["serve_compiled"] = {"port_s": port_s, "ready_s": ready_s}
     print(
         f"\n`cove serve` on the compiled cache (median of 3): port answers after {port_s:.2f} s,"
         f" ready after {ready_s:.2f} s.\n"
@@ -109,10 +115,16 @@ def main() -> None:
             for label, guest in guests.items():
                 times[label].append(time_in_guest(guest, code))
         native, portable = min(times["native"]), min(times["portable"])
+        results[f"code_{name}"] = {"native_s": native, "portable_s": portable}
         print(
             f"| {name} | {native * 1e3:.1f} | {portable * 1e3:.1f} | {portable / native:.2f}× |",
             flush=True,
         )
+
+    path = pathlib.Path(__file__).with_name("results.json")
+    stored = json.loads(path.read_text()) if path.exists() else {}
+    stored["coldstart"] = results
+    path.write_text(json.dumps(stored, indent=2) + "\n")
 
 
 if __name__ == "__main__":
