@@ -103,12 +103,21 @@ def main() -> None:
             )
             rounds[label].append(json.loads(done.stdout.strip().splitlines()[-1]))
             print(f"round {i + 1} {label}: {rounds[label][-1]}", file=sys.stderr, flush=True)
+    old_commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=trees["old"], capture_output=True, text=True
+    ).stdout.strip()
+    result: dict[str, object] = {"old": old_commit, "rounds": args.rounds, "n": args.n}
     print("| measure (p50, ms) | old | new | new / old |")
     print("| --- | --- | --- | --- |")
     for measure in rounds["new"][0]:
         old = statistics.median(r[measure] for r in rounds["old"])
         new = statistics.median(r[measure] for r in rounds["new"])
+        result[measure] = {"old_ms": old, "new_ms": new}
         print(f"| {measure} | {old:.3f} | {new:.3f} | {new / old:.2f}× |")
+    path = ROOT / "bench" / "results.json"
+    stored = json.loads(path.read_text()) if path.exists() else {}
+    stored["hotpath"] = result
+    path.write_text(json.dumps(stored, indent=2) + "\n")
 
 
 if __name__ == "__main__":

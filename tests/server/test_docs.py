@@ -40,3 +40,16 @@ def test_vendored_contract_is_the_shared_one() -> None:
 
     vendored = json.loads((ROOT / "server" / "cove_server" / "contract-openapi.json").read_text())
     assert vendored == yaml.safe_load(shared.read_text())
+
+
+def test_the_cold_start_numbers_the_docs_quote_are_the_benchmarks() -> None:
+    results = json.loads((ROOT / "bench" / "results.json").read_text())["coldstart"]
+    compile_ = results["compile_portable"]
+    quoted = re.compile(r"about (\d+) s (?:on 2 cores )?and ~(\d+) MiB")
+    for doc in ("README.md", "docs/deploy.md"):
+        found = quoted.findall((ROOT / doc).read_text())
+        assert found, f"{doc} quotes no cold-compile numbers"
+        for seconds, mib in found:
+            # Rounded as a reader rounds: within a second or two and a few MiB of the measure.
+            assert abs(int(seconds) - compile_["seconds"]) <= 2, (doc, seconds, compile_)
+            assert abs(int(mib) - compile_["peak_mib"]) <= 10, (doc, mib, compile_)
