@@ -11,8 +11,8 @@ hostile value. Then the test tries the limit that counter would have
 enforced. A limit that lives on the host (or in a WebAssembly global, which no load or store
 reaches) holds; one kept in guest memory does not.
 
-`SCRIBBLER` is Python source that defines `Watch` in the guest; the tests prepend it to their
-code.
+`SCRIBBLER` is Python source that defines `Watch` and `scribble` in the guest; the tests
+prepend it to their code.
 """
 
 from __future__ import annotations
@@ -74,4 +74,18 @@ class Watch:
     def set(self, value):
         self._live()[self.index] = value
         return len(self.index)
+
+
+def scribble(width, delta, do, undo, value, now=None):
+    """`do()` (which moves a resource's counter by `delta`), `undo()`, `do()` again, watching;
+    then every integer that followed all three (and, with `now`, holds that value: a count of
+    open files is the number open, where an object's reference count is more) is set to
+    `value`. Returns how many were."""
+    watch = Watch(width)
+    for step, moved in ((do, delta), (undo, -delta), (do, delta)):
+        step()
+        watch.moved(moved)
+    if now is not None:
+        watch.index = watch.index[watch._live()[watch.index] == now]
+    return watch.set(value)
 '''

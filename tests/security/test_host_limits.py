@@ -106,15 +106,8 @@ SCRIBBLE_QUOTA = (
     SCRIBBLER
     + """
 import errno, os
-watch = Watch(8)
-for delta in (-12_345, 12_345, -12_345):
-    if delta < 0:
-        with open("small.bin", "wb") as f:
-            f.write(b"x" * 12_345)
-    else:
-        os.remove("small.bin")
-    watch.moved(delta)
-print("scribbled", watch.set(2**60))
+write = lambda: open("small.bin", "wb").write(b"x" * 12_345)
+print("scribbled", scribble(8, -12_345, write, lambda: os.remove("small.bin"), 2**60))
 try:
     with open("big.bin", "wb") as f:
         for _ in range(8):
@@ -142,15 +135,9 @@ SCRIBBLE_ENTRIES = (
     SCRIBBLER
     + """
 import errno, os
-watch = Watch(8)
-for delta in (-37, 37, -37):
-    for i in range(37):
-        if delta < 0:
-            open(f"e{i}", "w").close()
-        else:
-            os.remove(f"e{i}")
-    watch.moved(delta)
-print("scribbled", watch.set(2**60))
+make = lambda: [open(f"e{i}", "w").close() for i in range(37)]
+remove = lambda: [os.remove(f"e{i}") for i in range(37)]
+print("scribbled", scribble(8, -37, make, remove, 2**60))
 made = 0
 try:
     for i in range(1000):
@@ -176,16 +163,12 @@ SCRIBBLE_DESCRIPTORS = (
     SCRIBBLER
     + """
 import errno
-watch = Watch(4)
-held = []
-for delta in (37, -37, 37):
-    if delta > 0:
-        held = [open(f"d{i}", "w") for i in range(37)]
-    else:
-        for f in held:
-            f.close()
-    watch.moved(delta)
-print("scribbled", watch.set(-100_000))
+# A new list each time: one list's length moving by 37 would be scribbled over too.
+files = {}
+hold = lambda: files.update(held=[open(f"d{i}", "w") for i in range(37)])
+let_go = lambda: [f.close() for f in files.pop("held")]
+print("scribbled", scribble(4, 37, hold, let_go, -100_000))
+held = files["held"]
 try:
     for i in range(2000):
         held.append(open(f"d{i % 37}", "r"))
@@ -212,16 +195,10 @@ async def test_5_the_open_file_cap_holds_when_guest_memory_says_otherwise(
 SCRIBBLE_HELD_OPEN = (
     SCRIBBLER
     + """
-watch = Watch(4)
-held = []
-for delta in (37, -37, 37):
-    if delta > 0:
-        held = [open(f"h{i}", "w") for i in range(37)]
-    else:
-        for f in held:
-            f.close()
-    watch.moved(delta)
-print("scribbled", watch.set(0))
+files = {}
+hold = lambda: files.update(held=[open(f"h{i}", "w") for i in range(37)])
+let_go = lambda: [f.close() for f in files.pop("held")]
+print("scribbled", scribble(4, 37, hold, let_go, 0, now=37))
 """
 )
 

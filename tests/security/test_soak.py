@@ -101,9 +101,8 @@ ATTACKS = [
     # a write past the quota
     _exec(
         SCRIBBLER.replace("SPAN = None", "SPAN = 4 << 20")
-        + "import os\nwatch = Watch(8)\nfor d in (-12_345, 12_345, -12_345):\n"
-        "    if d < 0:\n        open('s', 'wb').write(b'x' * 12_345)\n"
-        "    else:\n        os.remove('s')\n    watch.moved(d)\nwatch.set(2**60)\n"
+        + "import os\nwrite = lambda: open('s', 'wb').write(b'x' * 12_345)\n"
+        "scribble(8, -12_345, write, lambda: os.remove('s'), 2**60)\n"
         "try:\n    open('t', 'wb').write(b'y' * (20 << 20))\nexcept OSError:\n    pass"
     ),
     # round 3: an echo whose data is millions of nested lists
