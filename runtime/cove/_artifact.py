@@ -156,7 +156,7 @@ class Artifact:
             except wasmtime.WasmtimeError as exc:
                 # Just written, and still refused: compiled here instead, saying why.
                 _log.warning("the compiled interpreter %s cannot be loaded: %s", entry, exc)
-        module = wasmtime.Module.from_file(engine, str(self.wasm_path))
+        module = wasmtime.Module.from_file(engine, str(self.wasm_path))  # pyright: ignore[reportUnknownMemberType]
         trim_heap()
         return module
 
@@ -181,7 +181,7 @@ class Artifact:
         _log.info(
             "compiling the interpreter (once per artifact and wasmtime version) into %s", entry
         )
-        module = wasmtime.Module.from_file(engine, str(self.wasm_path))
+        module = wasmtime.Module.from_file(engine, str(self.wasm_path))  # pyright: ignore[reportUnknownMemberType]
         compiled = module.serialize()
         del module
         trim_heap()
