@@ -393,8 +393,9 @@ SETTINGS: tuple[Setting, ...] = (
         default_doc="`256`",
         doc="Files and directories one interpreter may hold open (each is a host file "
         'descriptor); past it, opening fails with "Too many open files". `cove serve` raises '
-        "its soft descriptor limit to the hard one and warns when `max_sessions × 4 × "
-        "COVE_MAX_OPEN_FILES + 1024` does not fit.",
+        "its soft descriptor limit to the hard one; when `max_sessions × 4 × (cap + 9) + 1024` "
+        "does not fit under it, the default cap is lowered to fit (logged), and a cap set "
+        "here is kept with a warning.",
     ),
     Setting(
         env="COVE_MAX_DIRECTORY_DEPTH",
