@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> None:
     def open_failed(exc: BaseException) -> None:
         failed.append(exc)
         if server is not None:
-            server.should_exit = True
+            server.stop_soon()  # type: ignore[attr-defined]  # _quiet_server's
 
     app = create_app(settings=settings, open_in_background=True, on_open_failure=open_failed)
     config = uvicorn.Config(
@@ -297,6 +297,12 @@ def _quiet_server(config: uvicorn.Config) -> uvicorn.Server:
 
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             super().handle_exit(sig, frame)
+            self.stop_soon()
+
+        def stop_soon(self) -> None:
+            """Stop as a signal would (the loop, asleep while no connection is open, is
+            woken), but without one: the exit status is the caller's to choose."""
+            self.should_exit = True
             if self._loop is not None and self._woken is not None:
                 self._loop.call_soon_threadsafe(self._woken.set)
 

@@ -36,8 +36,8 @@ def _serve(tmp: pathlib.Path, port: int, **env: str) -> subprocess.Popen[bytes]:
         COVE_PORT=str(port),
         COVE_CACHE_DIR=str(tmp / "cache"),  # empty: a cold start
         COVE_WORKSPACE_ROOT=str(tmp / "ws"),
-        **env,
     )
+    environ.update(env)
     with (tmp / "serve.log").open("wb") as log:
         return subprocess.Popen(
             [sys.executable, "-m", "cove_server", "serve"], env=environ, stdout=log, stderr=log
@@ -252,3 +252,16 @@ def test_512_mib_serves_20_pandas_sessions_after_a_build_step_compile(
             group.rmdir()
         except OSError:
             pass
+
+
+def test_an_interpreter_that_cannot_be_prepared_is_one_line_and_a_failure(
+    tmp_path: pathlib.Path,
+) -> None:
+    # The cache cannot be written (a path under /proc): unpacking fails in the background,
+    # after the port is bound; the server says why in one line and exits non-zero.
+    process = _serve(tmp_path, free_port(), COVE_CACHE_DIR="/proc/cove-cannot-be-made")
+    assert process.wait(timeout=120) == 3
+    log = (tmp_path / "serve.log").read_text()
+    failed = [line for line in log.splitlines() if "could not be prepared" in line]
+    assert len(failed) == 1, log[-2000:]
+    assert "Traceback" not in log
