@@ -348,8 +348,10 @@ SETTINGS: tuple[Setting, ...] = (
         flag="--cache-dir",
         default=_default_cache_dir,
         default_doc="`$XDG_CACHE_HOME/cove` or `~/.cache/cove`",
-        doc="Where the compiled interpreter is cached (first start compiles for a few seconds; "
-        "later starts load it in milliseconds).",
+        doc="Where the compiled interpreter is cached: the first start compiles it (about half a "
+        "minute on 2 cores, in the background), later starts load it in under a second; "
+        "`cove compile` fills it at build time. Pools made with `cove.PoolSettings()` share "
+        "the same default.",
     ),
     Setting(
         env="COVE_MAX_SESSIONS",
