@@ -46,7 +46,7 @@ import msgspec
 import zstandard
 
 from ._errors import CoveError
-from ._settings import Limits
+from ._settings import SESSION_ID_PATTERN, Limits
 
 __all__ = [
     "PAGE",
@@ -92,7 +92,7 @@ _Uint = Annotated[int, msgspec.Meta(ge=0)]
 class SessionRecord(msgspec.Struct, frozen=True, kw_only=True):
     """What a session is besides its memory and its files (kept in its image's header)."""
 
-    session_id: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{16,64}$")]
+    session_id: Annotated[str, msgspec.Meta(pattern=SESSION_ID_PATTERN)]
     created_at: float
     last_activity_at: float
     limits: Limits

@@ -100,6 +100,19 @@ async def _in_daemon_thread(work: Callable[[], _T]) -> _T:
     return cast(_T, value)
 
 
+# What `held/` keeps of a session `<id>`: its workspace `<id>`, and these (an id holds a dot
+# when the pool has a replica name, so names are taken apart by their known endings).
+_HELD_SUFFIXES = (".record.partial", ".image.partial", ".record", ".image", ".tmp")
+
+
+def _held_session_of(name: str) -> str:
+    """The session a file or directory in `held/` belongs to."""
+    for suffix in _HELD_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
 def _remove_held(path: pathlib.Path) -> None:
     try:
         if path.is_dir() and not path.is_symlink():
@@ -407,7 +420,7 @@ class Pool:
             records = {p.name[: -len(".record")]: p for p in held.glob("*.record")}
             for entry in held.iterdir():
                 # What a persist cut short left (it writes the record last): not a session.
-                sid = entry.name.split(".", 1)[0]
+                sid = _held_session_of(entry.name)
                 if entry.name != ".lock" and sid not in records:
                     _remove_held(entry)
             now = time.time()
@@ -494,7 +507,7 @@ class Pool:
             if self._tg is not None:
                 self._tg.start_soon(self._keep_spares)
             return spare
-        session_id = secrets.token_urlsafe(24)
+        session_id = settings.new_session_id()
         assert self._dir is not None
         # Count the slot before awaiting, so concurrent creations respect max_sessions.
         self._pending += 1
@@ -526,7 +539,7 @@ class Pool:
                 and len(self._spares) < settings.spare_sessions
                 and len(self._sessions) + self._pending + len(self._spares) < settings.max_sessions
             ):
-                session_id = secrets.token_urlsafe(24)
+                session_id = settings.new_session_id()
                 spare = self._session(
                     session_id, self._workspace(session_id), limits=settings.session_limits(None)
                 )
@@ -562,7 +575,7 @@ class Pool:
                 f"at capacity: {settings.max_sessions} sessions are live",
                 retry_after_s=settings.retry_after_s,
             )
-        session_id = secrets.token_urlsafe(24)
+        session_id = settings.new_session_id()
         assert self._dir is not None
         workspace = self._workspace(session_id)
         child = self._session(session_id, workspace, limits=source.limits)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import secrets
 from collections.abc import Mapping
 
 import msgspec
@@ -20,6 +22,26 @@ __all__ = ["KiB", "Limits", "MiB", "PoolSettings", "SessionOptions"]
 # Size units, for building settings in bytes: `Limits(memory_bytes=256 * MiB)`.
 KiB = 1 << 10
 MiB = 1 << 20
+
+# A replica's name (RFC 1123 label, as Kubernetes names pods): never holds the id's dot.
+_REPLICA = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
+# Every session id a pool mints (`PoolSettings.new_session_id`), and so every one a held
+# session's record may name: it becomes file names, so nothing else is ever accepted.
+SESSION_ID_PATTERN = rf"^({_REPLICA.pattern}\.)?[A-Za-z0-9_-]{{16,64}}$"
+
+
+def check_replica(name: str) -> str:
+    """`name` if it may name a replica (`PoolSettings.replica`).
+
+    Raises:
+        InvalidRequestError: it is not an RFC 1123 label.
+    """
+    if not _REPLICA.fullmatch(name):
+        raise InvalidRequestError(
+            f"replica {name!r} is not a DNS label (lowercase letters, digits and '-', not at"
+            " either end, at most 63 characters)"
+        )
+    return name
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
@@ -148,6 +170,11 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
             spare over at once and its first call costs about a third of a new one's; made
             again in the background. Used for sessions with the default memory limit, within
             `async with Pool(...)` only. 0: none.
+        replica: This pool's name among several replicas behind one router: every session id
+            it mints starts with it (`<replica>.<random>`), so a router sends a session's calls
+            to the replica that holds it from the id alone (docs/deploy.md, "Several
+            replicas"). A DNS label: lowercase letters, digits and `-`, at most 63
+            characters. None: ids are random alone.
     """
 
     workspace_root: str | None = None
@@ -179,8 +206,11 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
     suspend_after_s: float | None = None
     persist_sessions: bool = False
     spare_sessions: int = 1
+    replica: str | None = None
 
     def __post_init__(self) -> None:
+        if self.replica is not None:
+            check_replica(self.replica)
         if self.max_sessions < 1 or self.max_queued_calls < 0 or self.worker_threads < 1:
             raise InvalidRequestError("max_sessions and worker_threads must be at least 1")
         if not 0 <= self.spare_sessions <= 64:
@@ -201,6 +231,11 @@ class PoolSettings(msgspec.Struct, frozen=True, kw_only=True):
             self.defaults.fuel is not None or self.ceilings.fuel is not None
         ):
             raise InvalidRequestError("a fuel limit needs fuel metering (consume_fuel)")
+
+    def new_session_id(self) -> str:
+        """A new session id: 144 random bits, URL-safe, after `replica` and a dot if set."""
+        token = secrets.token_urlsafe(24)
+        return token if self.replica is None else f"{self.replica}.{token}"
 
     @property
     def metered(self) -> bool:

@@ -270,9 +270,16 @@ def test_image_round_trip_and_bounds(tmp_path: pathlib.Path) -> None:
 # -- a restart -------------------------------------------------------------------------------------
 
 
-async def test_held_sessions_survive_a_restart(settings: cove.PoolSettings) -> None:
+@pytest.mark.parametrize("replica", [None, "cove-0"])
+async def test_held_sessions_survive_a_restart(
+    settings: cove.PoolSettings, replica: str | None
+) -> None:
+    # With a replica name, ids hold a dot (`cove-0.<random>`): held files are told apart by
+    # their endings, not by the first dot.
+    settings = msgspec.structs.replace(settings, replica=replica)
     async with cove.Pool(settings) as pool:
         session = await _ready(pool)
+        assert session.session_id.startswith("cove-0.") == (replica is not None)
         suspended_first = await _ready(pool)
         assert await suspended_first.suspend()
         await session.run_code("fh = open('/workspace/open.txt', 'w')\nfh.write('buffered')")
@@ -350,11 +357,14 @@ async def test_a_bad_held_image_is_refused_at_start(
 async def test_a_persist_cut_short_leaves_nothing_behind(settings: cove.PoolSettings) -> None:
     held = pathlib.Path(settings.workspace_root or "") / "held"
     held.mkdir(parents=True)
-    (held / "orphan-without-record").mkdir()
-    (held / "orphan-without-record.image").write_bytes(b"x")
+    orphans = ["orphan-without-record", "cove-0.orphan-without-record"]
+    for orphan in orphans:
+        (held / orphan).mkdir()
+        (held / f"{orphan}.image").write_bytes(b"x")
+        (held / f"{orphan}.record.partial").write_bytes(b"{")
     async with cove.Pool(settings) as pool:
         assert pool.statistics().sessions_restored == 0
-    assert not (held / "orphan-without-record").exists()
+    assert sorted(p.name for p in held.iterdir()) == [".lock"]
 
 
 def test_persisting_needs_a_workspace_root() -> None:
