@@ -15,6 +15,7 @@ import json
 import logging
 import pathlib
 import re
+import threading
 import time
 from collections.abc import AsyncGenerator, Callable
 from contextlib import asynccontextmanager
@@ -198,7 +199,10 @@ def _served_openapi() -> dict[str, Any]:
         "get": {
             "operationId": "Health",
             "summary": "Liveness",
-            "responses": {**plain, "503": {"description": "The pool is not open"}},
+            "responses": {
+                **plain,
+                "503": {"description": "The pool is not open, or the server is draining"},
+            },
         }
     }
     doc["paths"]["/ready"] = {
@@ -251,6 +255,7 @@ def create_app(
     *,
     open_in_background: bool = False,
     on_open_failure: Callable[[BaseException], None] | None = None,
+    draining: threading.Event | None = None,
 ) -> Litestar:
     """A Cove HTTP app.
 
@@ -264,6 +269,9 @@ def create_app(
             above); otherwise startup returns once the pool is open, or raises.
         on_open_failure: Called (on the event loop) when an owned pool fails to open in the
             background; the failure is logged in one line either way, and `/health` says it.
+        draining: Once set, `/health` and `/ready` answer 503 (`{"status": "draining"}`) while
+            everything else is served as before: `cove serve` sets it at SIGTERM, for
+            `COVE_DRAIN_S` before it stops listening, so routers stop sending first.
     """
     settings = settings if settings is not None else ServerSettings.resolve()
     owned = pool is None
@@ -321,7 +329,12 @@ def create_app(
                     # daemon thread, so a stop during the first start is immediate.
                     tg.cancel_scope.cancel()
 
+    def serving() -> bool:
+        return the_pool.alive and not (draining is not None and draining.is_set())
+
     def starting_body() -> dict[str, Any]:
+        if draining is not None and draining.is_set():
+            return {"status": "draining"}
         if the_pool.alive:
             return {"status": "ok"}
         if failure:
@@ -423,18 +436,18 @@ def create_app(
 
     @get("/health")
     async def health() -> Response[bytes]:
-        alive = the_pool.alive
         return Response(
             content=msgspec.json.encode(starting_body()),
             media_type="application/json",
-            status_code=200 if alive else 503,
+            status_code=200 if serving() else 503,
         )
 
     @get("/ready")
     async def ready() -> Response[bytes]:
         stats = the_pool.statistics()
+        is_ready = the_pool.ready and serving()
         body = {
-            "ready": the_pool.ready,
+            "ready": is_ready,
             "sessions": stats.sessions,
             "max_sessions": stats.max_sessions,
             "artifact_sha256": stats.artifact_sha256,
@@ -443,7 +456,7 @@ def create_app(
         return Response(
             content=msgspec.json.encode(body),
             media_type="application/json",
-            status_code=200 if the_pool.ready else 503,
+            status_code=200 if is_ready else 503,
         )
 
     @get("/metrics")

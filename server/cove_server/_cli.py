@@ -13,7 +13,9 @@ import json
 import logging
 import math
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -114,7 +116,31 @@ def serve_settings(argv: list[str] | None = None) -> ServerSettings:
         action="store_true",
         help="compile for this machine's CPU (faster code, not portable)",
     )
+    router = sub.add_parser(
+        "router-config",
+        help="print the HAProxy configuration that routes to several replicas",
+        description="Print HAProxy's configuration for a router in front of several `cove "
+        "serve` replicas: each session's calls go to the replica its id names, the rest to "
+        "any ready one (docs/deploy.md, 'Several replicas'). Name the replicas one by one "
+        "(--replica NAME=HOST:PORT, repeated), or as a Kubernetes StatefulSet's pods.",
+    )
+    router.add_argument(
+        "--replica",
+        action="append",
+        default=[],
+        metavar="NAME=HOST:PORT",
+        help="a replica: its COVE_REPLICA and its address (repeat for each)",
+    )
+    router.add_argument("--statefulset", metavar="NAME", help="the StatefulSet's name")
+    router.add_argument("--count", type=int, default=3, help="its replicas (default 3)")
+    router.add_argument("--service", metavar="NAME", help="its headless Service (default: NAME)")
+    router.add_argument("--namespace", default="default", help="its namespace (default default)")
+    router.add_argument("--port", type=int, default=8080, help="the replicas' port (8080)")
+    router.add_argument("--bind", default=":8080", help="where the router listens (:8080)")
     args = parser.parse_args(argv)
+    if args.command == "router-config":
+        _router_config(parser, args)
+        sys.exit(0)
     if args.command == "compile":
         cache: dict[str, object] = {"COVE_CACHE_DIR": args.COVE_CACHE_DIR}
         try:
@@ -139,6 +165,35 @@ def serve_settings(argv: list[str] | None = None) -> ServerSettings:
         overrides["COVE_TOKEN"] = token
     try:
         return ServerSettings.resolve(os.environ, overrides)
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
+def _router_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """`cove router-config`: the rendered configuration on stdout."""
+    from ._router import Replica, kubernetes_replicas, render_haproxy
+
+    try:
+        if args.statefulset is not None:
+            if args.replica:
+                parser.error("--replica and --statefulset name the replicas two ways: pick one")
+            replicas = kubernetes_replicas(
+                args.statefulset,
+                args.count,
+                service=args.service or args.statefulset,
+                namespace=args.namespace,
+                port=args.port,
+            )
+        else:
+            replicas: list[Replica] = []
+            for given in args.replica:
+                name, sep, address = given.partition("=")
+                if not sep:
+                    parser.error(f"--replica {given!r}: expected NAME=HOST:PORT")
+                replicas.append(Replica(name, address))
+            if not replicas:
+                parser.error("name the replicas: --replica NAME=HOST:PORT, or --statefulset")
+        sys.stdout.write(render_haproxy(replicas, bind=args.bind, dns=args.statefulset is not None))
     except ValueError as exc:
         parser.error(str(exc))
 
@@ -198,7 +253,13 @@ def main(argv: list[str] | None = None) -> None:
         if server is not None:
             server.stop_soon()  # type: ignore[attr-defined]  # _quiet_server's
 
-    app = create_app(settings=settings, open_in_background=True, on_open_failure=open_failed)
+    draining = threading.Event()
+    app = create_app(
+        settings=settings,
+        open_in_background=True,
+        on_open_failure=open_failed,
+        draining=draining,
+    )
     config = uvicorn.Config(
         app,
         host=settings.host,
@@ -211,7 +272,7 @@ def main(argv: list[str] | None = None) -> None:
         http=http_protocol(settings.http, settings.header_timeout_s),
         timeout_keep_alive=math.ceil(settings.keepalive_timeout_s),
     )
-    server = _quiet_server(config)
+    server = _quiet_server(config, draining, settings.drain_s)
     # The port is bound now, before the interpreter is prepared (which takes minutes on a cold
     # cache, in the background): a platform sees the process listening at once, and a port in
     # use is one line and exit status 1 (uvicorn's words) before anything else starts.
@@ -229,9 +290,15 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(3)  # uvicorn's STARTUP_FAILURE: the app or the socket failed to start
 
 
-def _quiet_server(config: uvicorn.Config) -> uvicorn.Server:
+def _quiet_server(
+    config: uvicorn.Config, draining: threading.Event, drain_s: float
+) -> uvicorn.Server:
     """uvicorn's server, ticking once a second while a connection is open and not at all
-    while none is.
+    while none is; a first SIGTERM with `drain_s` sets `draining` and stops `drain_s` later.
+
+    Draining: `/health` and `/ready` answer 503 (the app reads `draining`) while every request
+    is still served, so a router's health checks take this replica out of rotation before its
+    listener closes and no request meets a closing socket. A second signal stops at once.
 
     uvicorn's main loop wakes every 0.1 s to see whether a signal asked it to stop, and once
     in ten of those ticks sets the Date header. A wake-up of the loop costs ~0.15-0.7 ms of CPU
@@ -296,8 +363,28 @@ def _quiet_server(config: uvicorn.Config) -> uvicorn.Server:
             return await super().on_tick(counter)
 
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            loop = self._loop
+            if (
+                sig == signal.SIGTERM
+                and drain_s > 0
+                and not draining.is_set()
+                and loop is not None
+                and self.started
+            ):
+                draining.set()
+                logging.getLogger("cove_server").info(
+                    "draining: /health and /ready answer 503 for %.1f s, then stopping", drain_s
+                )
+                loop.call_soon_threadsafe(loop.call_later, drain_s, self.end_drain, sig)
+                return
             super().handle_exit(sig, frame)
             self.stop_soon()
+
+        def end_drain(self, sig: int) -> None:
+            """Stop as the signal that began the drain would have (its exit status too)."""
+            if not self.should_exit:
+                super().handle_exit(sig, None)
+                self.stop_soon()
 
         def stop_soon(self) -> None:
             """Stop as a signal would (the loop, asleep while no connection is open, is

@@ -18,6 +18,7 @@ import msgspec
 
 import cove
 from cove import KiB, MiB
+from cove._settings import check_replica
 
 __all__ = ["SETTINGS", "ServerSettings", "Setting"]
 
@@ -41,6 +42,8 @@ class ServerSettings(msgspec.Struct, frozen=True, kw_only=True):
         keepalive_timeout_s: An idle connection is closed this long after its last response.
         unavailable_retry_after_s: The `Retry-After` of a 503 that is not about capacity (the
             interpreter cannot run); capacity errors carry the pool's own `retry_after_s`.
+        drain_s: `cove serve`, on SIGTERM: seconds to keep serving while `/health` and
+            `/ready` answer 503, before the listener closes.
         pool: Settings of the pool of sessions.
     """
 
@@ -55,6 +58,7 @@ class ServerSettings(msgspec.Struct, frozen=True, kw_only=True):
     body_timeout_s: float = 600.0
     keepalive_timeout_s: float = 5.0
     unavailable_retry_after_s: int = 5
+    drain_s: float = 0.0
     pool: cove.PoolSettings = msgspec.field(default_factory=cove.PoolSettings)
 
     @classmethod
@@ -206,6 +210,30 @@ def _kib(raw: str) -> int:
 
 def _str(raw: str) -> str:
     return raw
+
+
+def _float_not_negative(raw: str) -> float:
+    value = float(raw)
+    if not 0 <= value < float("inf"):
+        raise ValueError("must be a number of seconds, 0 or more")
+    return value
+
+
+def _replica(raw: str) -> str:
+    try:
+        return check_replica(raw)
+    except cove.InvalidRequestError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _default_replica(environ: Mapping[str, str]) -> str | None:
+    """The pod's name (`HOSTNAME`) when Kubernetes runs the process and it is a DNS label."""
+    if not environ.get("KUBERNETES_SERVICE_HOST"):
+        return None
+    try:
+        return _replica(environ.get("HOSTNAME", ""))
+    except ValueError:
+        return None
 
 
 def _bool(raw: str) -> bool:
@@ -455,6 +483,30 @@ SETTINGS: tuple[Setting, ...] = (
         "variables and files across a restart or deploy (their idle and lifetime clocks keep "
         "running). Files the session's code left open are flushed and closed first. Needs "
         "`COVE_WORKSPACE_ROOT` (a private temp dir does not outlive the process).",
+    ),
+    Setting(
+        env="COVE_REPLICA",
+        target="pool",
+        field="replica",
+        parse=_replica,
+        flag="--replica",
+        default=_default_replica,
+        default_doc="the pod's name under Kubernetes (`$HOSTNAME`), else none",
+        doc="This replica's name among several behind one router: every session id it mints "
+        "starts with it (`<replica>.<random>`), so the router sends each session's calls to "
+        'the replica that holds it from the id alone (docs/deploy.md, "Several replicas"). '
+        "A DNS label (lowercase letters, digits, `-`), such as a StatefulSet pod's name.",
+    ),
+    Setting(
+        env="COVE_DRAIN_S",
+        target="server",
+        field="drain_s",
+        parse=_float_not_negative,
+        default_doc="`0`",
+        doc="On SIGTERM, keep serving this many seconds with `/health` and `/ready` answering "
+        "503 (`draining`) before the listener closes, so a router's health checks take the "
+        "replica out of rotation first and no request meets a closing socket. `0`: stop at "
+        "once.",
     ),
     Setting(
         env="COVE_TIMEOUT_S",

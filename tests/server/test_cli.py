@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import threading
 import time
 from typing import Any
 
@@ -23,7 +24,7 @@ def test_a_new_connection_refreshes_a_stale_date_before_its_first_request() -> N
     starts from may be old when one opens: the connection refreshes it as it is made, before
     any byte of it is read (here no main loop runs at all)."""
     config = uvicorn.Config(_app, http=http_protocol("auto", 10.0), log_config=None)
-    server = _quiet_server(config)
+    server = _quiet_server(config, threading.Event(), 0.0)
     config.load()
     server.server_state.default_headers = [(b"date", b"Thu, 01 Jan 1970 00:00:00 GMT")]
 
