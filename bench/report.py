@@ -152,7 +152,43 @@ def render(r: dict[str, Any]) -> str:
         lines += _hotpath(r["hotpath"])
     if "coldstart" in r:
         lines += _coldstart(r["coldstart"])
+    if "router" in r:
+        lines += _router(r["router"])
     return "\n".join(lines) + "\n"
+
+
+def _router(rt: dict[str, Any]) -> list[str]:
+    warm, create = rt["warm_exec"], rt["create_first_exec"]
+    added = warm["router"]["p50_ms"] - warm["direct"]["p50_ms"]
+    lines = [
+        "## Several replicas: the router",
+        "",
+        "`python -m bench.router` (`bench/router.py`): three `cove serve` replicas on loopback behind",
+        f"HAProxy {rt['haproxy']} on the configuration `cove router-config` renders (as the rolling-deploy",
+        "test runs them), the lean client on one kept-alive connection to the router and one to the",
+        f"session's replica, taking turns: warm exec over {rt['rounds']} rounds of {rt['calls']} calls each;",
+        f"create + first exec, 40 sessions per round through each, {rt['rounds']} rounds (the median round).",
+        "",
+        "| ms | direct p50 | router p50 | router − direct | direct p95 | router p95 |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for label, d, r in (
+        ("warm exec (`x = 1`)", warm["direct"], warm["router"]),
+        ("create + first exec", create["direct"], create["router"]),
+    ):
+        lines.append(
+            f"| {label} | {d['p50_ms']:.3f} | {r['p50_ms']:.3f} | {r['p50_ms'] - d['p50_ms']:+.3f} |"
+            f" {d['p95_ms']:.3f} | {r['p95_ms']:.3f} |"
+        )
+    lines += [
+        "",
+        f"The router adds {added:.3f} ms to a warm exec's p50 ({_verdict(added <= 0.3)}: target ≤ 0.3 ms).",
+        "Create + first exec is two requests through the router, and the create goes to the replica",
+        "with the fewest open connections (a spare there is taken), often not the one the client's",
+        "last request reached: HAProxy then opens or takes another connection to that replica.",
+        "",
+    ]
+    return lines
 
 
 def _hotpath(h: dict[str, Any]) -> list[str]:
