@@ -173,6 +173,7 @@ def _router_config(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     """`cove router-config`: the rendered configuration on stdout."""
     from ._router import Replica, kubernetes_replicas, render_haproxy
 
+    replicas: list[Replica] = []
     try:
         if args.statefulset is not None:
             if args.replica:
@@ -185,7 +186,6 @@ def _router_config(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
                 port=args.port,
             )
         else:
-            replicas: list[Replica] = []
             for given in args.replica:
                 name, sep, address = given.partition("=")
                 if not sep:
