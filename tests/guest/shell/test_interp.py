@@ -121,3 +121,52 @@ def test_enotcapable_reads_as_bash_would_word_it(sh: Any, monkeypatch: Any) -> N
     assert os_message(OSError(76, "Capabilities insufficient"), write=False) == (
         os.strerror(errno.ENOENT)
     )
+
+
+def test_a_command_lines_exit_trap_runs_when_it_ends_and_not_again(sh: Any) -> None:
+    # Each call is a script: its EXIT trap runs as it ends, and the next call starts clean.
+    assert run(sh, "trap 'echo bye' EXIT; echo work") == ("work\nbye\n", "", 0)
+    assert run(sh, "echo next") == ("next\n", "", 0)
+    assert run(sh, "trap 'echo status $?' EXIT; exit 4") == ("status 4\n", "", 4)
+    # A function's trap is the shell's; a subshell's ends with the subshell.
+    assert run(sh, "f() { trap 'echo f-done' EXIT; }; f; (trap 'echo sub' EXIT); echo main") == (
+        "sub\nmain\nf-done\n",
+        "",
+        0,
+    )
+
+
+def test_variables_and_arrays_persist_between_calls_but_subshells_copy_them(sh: Any) -> None:
+    run(sh, "a=(1 2 3); declare -A m=([k]=v)")
+    assert run(sh, "( a[0]=9; m[k]=w; a+=(4) ); echo ${a[@]} ${m[k]}")[0] == "1 2 3 v\n"
+    assert run(sh, "x=$(a[1]=7; echo ${a[1]}); echo $x ${a[1]}")[0] == "7 2\n"
+    assert run(sh, "f() { local -a a=(x); a+=(y); echo ${a[@]}; }; f; echo ${a[@]}")[0] == (
+        "x y\n1 2 3\n"
+    )
+    # Arrays are not exported (bash cannot export them either).
+    assert run(sh, "export a; bash -c 'echo [${a-unset}]'")[0] == "[unset]\n"
+
+
+def test_process_substitution_leaves_no_files_behind(sh: Any, tmp_path: pathlib.Path) -> None:
+    import tempfile
+
+    before = set(os.listdir(tempfile.gettempdir()))
+    out, err, rc = run(sh, "cat <(echo a) <(echo b); echo x | tee >(cat > copy.txt) >/dev/null")
+    assert (out, err, rc) == ("a\nb\n", "", 0)
+    assert (tmp_path / "copy.txt").read_text() == "x\n"
+    left = {n for n in set(os.listdir(tempfile.gettempdir())) - before if "procsub" in n}
+    assert not left
+
+
+def test_bash_c_is_a_new_shell_that_leaves_this_one_as_it_was(sh: Any) -> None:
+    out, err, rc = run(
+        sh,
+        "v=1; export E=2; f() { :; }; bash -c 'echo \"$0|$1|$v|$E\"; type f; cd d; x=3' n a; "
+        "echo $? $x; pwd | grep -c /d$",
+    )
+    assert out == "n|a||2\n0\n0\n", err
+    assert "f: not found" in err
+    # Nesting is bounded, as function calls are: a script that runs itself stops, saying why.
+    out, err, rc = run(sh, "echo 'bash s.sh' > s.sh; bash s.sh; echo $?")
+    assert (out, rc) == ("1\n", 0)
+    assert "maximum nesting level exceeded" in err

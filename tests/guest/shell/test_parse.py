@@ -16,9 +16,9 @@ from cove_guest.shell.parse import ShellSyntaxError, parse
         ("echo 'unterminated", "unexpected EOF while looking for matching"),
         ("echo )", "syntax error near unexpected token `)'"),
         ("for 1x in a; do :; done", "not a valid identifier"),
-        ("cat <(ls)", "process substitution"),
-        ("a=(1 2)", "arrays are not supported"),
-        ("select x in a; do :; done", "not supported"),
+        ("a=(1 2", "unexpected EOF while looking for matching `)'"),
+        ("cat <(ls", "unexpected EOF while looking for matching `)'"),
+        ("for ((i = 0; i < 3)); do :; done", "C-style for loop"),
         ("fi", "unexpected token `fi'"),
     ],
 )
@@ -46,3 +46,18 @@ def test_heredoc_bodies_are_raw_text() -> None:
         "delim": "EOF",
         "terminated": True,
     }
+
+
+def test_arithmetic_arrays_and_process_substitution_keep_their_raw_text() -> None:
+    # `<=` inside (( )) stays one operator (it was split into `< =`); an array's
+    # parentheses, comments and newlines stay in its word; <(...) is one word.
+    tree = parse(
+        "(( i <= 3 ))\na=(x 'y z' # c\n w)\ndiff <(sort a) <(sort b)\n"
+        "for ((i = 0; i >= -2; i--)); do :; done\n( (echo nested) )"
+    )
+    arith, assign, diff, cfor, nested = (item.node.stages[0] for item in tree.items)
+    assert (arith.kind, arith.expr) == ("arith", " i <= 3 ")
+    assert assign.assigns == ["a=(x 'y z' # c\n w)"]
+    assert diff.words == ["diff", "<(sort a)", "<(sort b)"]
+    assert (cfor.kind, cfor.init, cfor.cond, cfor.step) == ("cfor", "i = 0", " i >= -2", " i--")
+    assert nested.kind == "subshell"

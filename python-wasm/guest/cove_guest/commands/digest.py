@@ -35,5 +35,6 @@ def base64(ctx, args):
     width = int(vals.get("w", 76))
     if width:
         enc = "\n".join(enc[k : k + width] for k in range(0, len(enc), width))
-    ctx.out.write(enc + "\n")
+    # -w 0 writes no newline at all; nothing in, nothing out
+    ctx.out.write(enc + ("\n" if width and enc else ""))
     return status

@@ -2,40 +2,43 @@
 dirname, realpath, readlink, du, df, stat."""
 
 import datetime
+import fnmatch
 import os
 import re
+import secrets
 import shutil
 import stat as _stat
 import time
+from typing import Any
 
 from cove_guest.commands.date import date_zone, parse_date
 from cove_guest.text.errors import ShellError, UsageError, os_message
-from cove_guest.text.options import parse_options
+from cove_guest.text.inputs import read_operand
+from cove_guest.text.options import getopt, parse_options
 
 
-def _human(n):
-    for unit in ("", "K", "M", "G", "T"):
-        if n < 1024 or unit == "T":
-            if unit == "":
-                return str(n)
-            return (f"{n:.1f}" if n < 10 else f"{n:.0f}") + unit
-        n = n / 1024
-    return str(n)
-
-
-def _human_ceil(n):
-    import math
-
-    if n < 1024:
+def human_size(n: int, base: int = 1024) -> str:
+    """A byte count as GNU's -h shows it (`--si` with base 1000): rounded up, one decimal below
+    10 (`4.0K`, `13K`, `1.0M`), bytes below one unit as they are."""
+    units = "KMGTPEZY" if base == 1024 else "kMGTPEZY"
+    if n < base:
         return str(n)
-    for unit in ("K", "M", "G", "T"):
-        n = n / 1024
-        if n < 1024 or unit == "T":
-            if n < 10:
-                v = math.ceil(n * 10) / 10
-                return (f"{v:.1f}" if v < 10 else f"{math.ceil(v):.0f}") + unit
-            return f"{math.ceil(n):.0f}" + unit
-    return str(n)
+    exp = 1
+    while n >= base ** (exp + 1) and exp < len(units):
+        exp += 1
+    scale = base**exp
+    tenths = -(-n * 10 // scale)
+    if tenths < 100:
+        return f"{tenths // 10}.{tenths % 10}{units[exp - 1]}"
+    whole = -(-n // scale)
+    if whole >= base and exp < len(units):
+        return f"1.0{units[exp]}"
+    return f"{whole}{units[exp - 1]}"
+
+
+def _q(name: str) -> str:
+    """A name as coreutils quote it in messages and -v output."""
+    return f'"{name}"' if "'" in name else f"'{name}'"
 
 
 def _mode_string(st):
@@ -143,7 +146,7 @@ def _ls_entries(ctx, entries, on, d, one_per_line, direct=False):
                 st = os.lstat(path)
             except OSError:
                 continue
-            size = _human(st.st_size) if "h" in on else str(st.st_size)
+            size = human_size(st.st_size) if "h" in on else str(st.st_size)
             when = datetime.datetime.fromtimestamp(st.st_mtime)
             stamp = (
                 when.strftime("%b %e %H:%M")
@@ -164,9 +167,17 @@ def mkdir(ctx, args):
     for name in names:
         try:
             if "p" in on:
-                os.makedirs(name, exist_ok=True)
+                parts = name.split("/")
+                for k in range(1, len(parts) + 1):
+                    step = "/".join(parts[:k])
+                    if step and not os.path.isdir(step):
+                        os.mkdir(step)
+                        if "v" in on:
+                            ctx.out.write(f"mkdir: created directory {_q(step)}\n")
             else:
                 os.mkdir(name)
+                if "v" in on:
+                    ctx.out.write(f"mkdir: created directory {_q(name)}\n")
         except FileExistsError:
             ctx.err.write(f"mkdir: cannot create directory '{name}': File exists\n")
             status = 1
@@ -192,13 +203,20 @@ def rm(ctx, args):
                 if not ({"r", "R"} & on):
                     if "d" in on:
                         os.rmdir(name)
+                        if "v" in on:
+                            ctx.out.write(f"removed directory {_q(name)}\n")
                         continue
                     ctx.err.write(f"rm: cannot remove '{name}': Is a directory\n")
                     status = 1
                     continue
-                shutil.rmtree(name)
+                if "v" in on:
+                    _remove_tree(ctx, name)
+                else:
+                    shutil.rmtree(name)
             else:
                 os.remove(name)
+                if "v" in on:
+                    ctx.out.write(f"removed {_q(name)}\n")
         except FileNotFoundError:
             if "f" not in on:
                 ctx.err.write(f"rm: cannot remove '{name}': No such file or directory\n")
@@ -209,12 +227,36 @@ def rm(ctx, args):
     return status
 
 
+def _remove_tree(ctx, path):
+    """rm -rv: each entry removed and said so, the directory after its entries."""
+    for entry in os.listdir(path):
+        sub = os.path.join(path, entry)
+        if os.path.isdir(sub) and not os.path.islink(sub):
+            _remove_tree(ctx, sub)
+        else:
+            os.remove(sub)
+            ctx.out.write(f"removed {_q(sub)}\n")
+    os.rmdir(path)
+    ctx.out.write(f"removed directory {_q(path)}\n")
+
+
 def rmdir(ctx, args):
-    _on, _, names = parse_options(args, "p")
+    on, _, names = parse_options(args, "pv", long_map={"parents": "p", "verbose": "v"})
+    if not names:
+        raise UsageError("missing operand")
     status = 0
     for name in names:
         try:
+            if "v" in on:
+                ctx.out.write(f"rmdir: removing directory, {_q(name)}\n")
             os.rmdir(name)
+            if "p" in on:
+                parent = os.path.dirname(name.rstrip("/"))
+                while parent and parent not in (".", "/"):
+                    if "v" in on:
+                        ctx.out.write(f"rmdir: removing directory, {_q(parent)}\n")
+                    os.rmdir(parent)
+                    parent = os.path.dirname(parent)
         except OSError as exc:
             ctx.err.write(f"rmdir: failed to remove '{name}': {os_message(exc, write=True)}\n")
             status = 1
@@ -253,9 +295,16 @@ def cp(ctx, args):
                     ctx.err.write(f"cp: -r not specified; omitting directory '{src}'\n")
                     status = 1
                     continue
-                shutil.copytree(src, target, dirs_exist_ok=True, symlinks=True)
+                if "v" in on:
+                    _copy_tree(ctx, src, target)
+                else:
+                    shutil.copytree(src, target, dirs_exist_ok=True, symlinks=True)
             elif not ("n" in on and os.path.exists(target)):
                 shutil.copyfile(src, target)
+                if {"p", "a"} & on:
+                    shutil.copystat(src, target)
+                if "v" in on:
+                    ctx.out.write(f"{_q(src)} -> {_q(target)}\n")
         except FileNotFoundError:
             ctx.err.write(f"cp: cannot stat '{src}': No such file or directory\n")
             status = 1
@@ -265,6 +314,22 @@ def cp(ctx, args):
             )
             status = 1
     return status
+
+
+def _copy_tree(ctx, src, target):
+    """cp -rv: each entry copied and said so, the directory before its entries."""
+    os.makedirs(target, exist_ok=True)
+    ctx.out.write(f"{_q(src)} -> {_q(target)}\n")
+    for entry in os.listdir(src):
+        a, b = os.path.join(src, entry), os.path.join(target, entry)
+        if os.path.islink(a):
+            os.symlink(os.readlink(a), b)
+            ctx.out.write(f"{_q(a)} -> {_q(b)}\n")
+        elif os.path.isdir(a):
+            _copy_tree(ctx, a, b)
+        else:
+            shutil.copyfile(a, b)
+            ctx.out.write(f"{_q(a)} -> {_q(b)}\n")
 
 
 def mv(ctx, args):
@@ -277,6 +342,8 @@ def mv(ctx, args):
         try:
             if not ("n" in on and os.path.exists(target)):
                 os.replace(src, target)
+                if "v" in on:
+                    ctx.out.write(f"renamed {_q(src)} -> {_q(target)}\n")
         except FileNotFoundError:
             ctx.err.write(f"mv: cannot stat '{src}': No such file or directory\n")
             status = 1
@@ -357,6 +424,8 @@ def ln(ctx, args):
             os.symlink(src, dest)
         else:
             os.link(src, dest)
+        if "v" in on:
+            ctx.out.write(f"{_q(dest)} -> {_q(src)}\n")
     except OSError as exc:
         ctx.err.write(f"ln: failed to create link '{dest}': {os_message(exc, write=True)}\n")
         return 1
@@ -373,18 +442,22 @@ def chmod(ctx, args):
 
 
 def basename(ctx, args):
-    on, vals, names = parse_options(args, "az", with_value="s")
+    opts, names = getopt(args, "as:z", {"multiple": ("a", 0), "suffix": ("s", 1), "zero": ("z", 0)})
+    on = {key for key, _ in opts}
+    suffix = next((val or "" for key, val in reversed(opts) if key == "s"), "")
     if not names:
         raise UsageError("missing operand")
-    if "a" not in on and "s" not in vals and len(names) == 2:
-        names, suffix = [names[0]], names[1]
-    else:
-        suffix = vals.get("s", "")
+    if "a" not in on and "s" not in on:
+        if len(names) > 2:
+            raise UsageError(f"extra operand '{names[2]}'")
+        if len(names) == 2:
+            names, suffix = [names[0]], names[1]
+    end = "\0" if "z" in on else "\n"
     for name in names:
         base = name.rstrip("/").rsplit("/", 1)[-1] or ("/" if name.startswith("/") else "")
         if suffix and base.endswith(suffix) and base != suffix:
             base = base[: -len(suffix)]
-        ctx.out.write(base + "\n")
+        ctx.out.write(base + end)
     return 0
 
 
@@ -401,68 +474,252 @@ def dirname(ctx, args):
     return 0
 
 
+def _resolve(name: str, mode: str, physical: bool = True) -> str | None:
+    """A canonical absolute path: `e` every part must exist, `m` none need to, default (GNU
+    realpath's and readlink -f's) all but the last; None when that fails."""
+    path = os.path.abspath(name)
+    resolved = os.path.realpath(path) if physical else os.path.normpath(path)
+    if mode == "m":
+        return resolved
+    if mode == "e":
+        return resolved if os.path.exists(resolved) else None
+    parent = os.path.dirname(resolved)
+    return resolved if os.path.isdir(parent) else None
+
+
 def realpath(ctx, args):
-    _on, _, names = parse_options(args, "esmq")
-    for name in names:
-        ctx.out.write(os.path.realpath(name) + "\n")
-    return 0
-
-
-def readlink(ctx, args):
-    on, _, names = parse_options(args, "fenm")
+    opts, names = getopt(
+        args,
+        "emLPqsz",
+        {
+            "canonicalize-existing": ("e", 0),
+            "canonicalize-missing": ("m", 0),
+            "logical": ("L", 0),
+            "physical": ("P", 0),
+            "quiet": ("q", 0),
+            "strip": ("s", 0),
+            "no-symlinks": ("s", 0),
+            "zero": ("z", 0),
+            "relative-to": ("relative-to", 1),
+            "relative-base": ("relative-base", 1),
+        },
+    )
+    mode, on, relative_to, relative_base = "", set(), None, None
+    for key, val in opts:
+        if key in ("e", "m"):
+            mode = key
+        elif key == "relative-to":
+            relative_to = val
+        elif key == "relative-base":
+            relative_base = val
+        else:
+            on.add(key)
+    if not names:
+        raise UsageError("missing operand")
+    physical = "s" not in on
+    if relative_to is not None:
+        given, relative_to = relative_to, _resolve(relative_to, mode, physical)
+        if relative_to is None:
+            raise ShellError(f"{given}: No such file or directory")
+    if relative_base is not None:
+        relative_base = _resolve(relative_base, mode, physical)
+    end = "\0" if "z" in on else "\n"
     status = 0
     for name in names:
-        if "f" in on or "e" in on or "m" in on:
-            ctx.out.write(os.path.realpath(name) + "\n")
-            continue
-        try:
-            ctx.out.write(os.readlink(name) + "\n")
-        except OSError:
+        path = _resolve(name, mode, physical)
+        if path is None:
+            if "q" not in on:
+                ctx.err.write(f"realpath: {name}: No such file or directory\n")
             status = 1
+            continue
+        base = relative_base if relative_base is not None else relative_to
+        inside = base is None or path == base or path.startswith(base.rstrip("/") + "/")
+        if relative_to is not None and inside:
+            path = os.path.relpath(path, relative_to)
+        elif relative_base is not None and inside:
+            path = os.path.relpath(path, relative_base)
+        ctx.out.write(path + end)
     return status
 
 
+def readlink(ctx, args):
+    opts, names = getopt(
+        args,
+        "efmnqsvz",
+        {
+            "canonicalize": ("f", 0),
+            "canonicalize-existing": ("e", 0),
+            "canonicalize-missing": ("m", 0),
+            "no-newline": ("n", 0),
+            "quiet": ("q", 0),
+            "silent": ("s", 0),
+            "verbose": ("v", 0),
+            "zero": ("z", 0),
+        },
+    )
+    on = {key for key, _ in opts}
+    if not names:
+        raise UsageError("missing operand")
+    end = "\0" if "z" in on else "" if "n" in on and len(names) == 1 else "\n"
+    status = 0
+    for name in names:
+        mode = next((m for m in "fem" if m in on), None)
+        if mode is not None:
+            path = _resolve(name, "" if mode == "f" else mode)
+        else:
+            try:
+                path = os.readlink(name)
+            except OSError:
+                path = None
+        if path is None:
+            status = 1
+            continue
+        ctx.out.write(path + end)
+    return status
+
+
+def _block_size(spec: str) -> tuple[int, str]:
+    """--block-size=SIZE: the unit in bytes, and the suffix printed after each number (when SIZE
+    is a unit without a number: `-BM` prints `1M`, `-B1M` prints `1`)."""
+    m = re.fullmatch(r"(\d*)(?:([kKmMgGtTpPeE])(iB|B)?)?", spec)
+    if not m or not spec or (m.group(1) and int(m.group(1)) == 0):
+        raise ShellError(f"invalid --block-size argument '{spec}'")
+    number = int(m.group(1) or 1)
+    letter = m.group(2)
+    if not letter:
+        return number, ""
+    power = "KMGTPE".index(letter.upper()) + 1
+    base = 1000 if m.group(3) == "B" else 1024
+    suffix = "" if m.group(1) else (("k" if letter in "kK" else letter.upper()) + "B")
+    if base == 1024 and not m.group(1):
+        suffix = letter.upper() + (m.group(3) or "")
+    return number * base**power, suffix
+
+
+def _disk_usage(st: os.stat_result) -> int:
+    """Bytes allocated on an ext4-like file system of 4K blocks. WASI shows no allocated blocks:
+    a file takes its size rounded up to a block, a short symlink lives in its inode."""
+    if _stat.S_ISLNK(st.st_mode):
+        return 0 if st.st_size < 60 else 4096
+    return -(-st.st_size // 4096) * 4096
+
+
 def du(ctx, args):
-    on, vals, names = parse_options(args, "shacb", with_value="d", long_map={"max-depth": "d"})
+    opts, names = getopt(
+        args,
+        "0abcd:hHklmsxB:LPS",
+        {
+            "null": ("0", 0),
+            "all": ("a", 0),
+            "apparent-size": ("apparent", 0),
+            "bytes": ("b", 0),
+            "total": ("c", 0),
+            "max-depth": ("d", 1),
+            "human-readable": ("h", 0),
+            "si": ("si", 0),
+            "block-size": ("B", 1),
+            "summarize": ("s", 0),
+            "one-file-system": ("x", 0),
+            "dereference": ("L", 0),
+            "no-dereference": ("P", 0),
+            "separate-dirs": ("S", 0),
+            "exclude": ("exclude", 1),
+        },
+    )
+    on = set()
+    unit, suffix, human = 1024, "", 0
+    max_depth = None
+    excludes: list[str] = []
+    for key, val in opts:
+        if key == "b":
+            on.add("apparent")
+            unit, suffix, human = 1, "", 0
+        elif key == "k":
+            unit, suffix, human = 1024, "", 0
+        elif key == "m":
+            unit, suffix, human = 1024 * 1024, "", 0
+        elif key == "B":
+            unit, suffix = _block_size(val or "")
+            human = 0
+        elif key == "h":
+            human = 1024
+        elif key == "si":
+            human = 1000
+        elif key == "d":
+            if not re.fullmatch(r"\d+", val or ""):
+                raise ShellError(f"invalid maximum depth '{val}'")
+            max_depth = int(val or 0)
+        elif key == "exclude":
+            excludes.append(val or "")
+        else:
+            on.add(key)
+    if "s" in on and "a" in on:
+        raise UsageError("cannot both summarize and show all entries")
+    if "s" in on and max_depth is not None:
+        if max_depth:
+            raise UsageError(f"warning: summarizing conflicts with --max-depth={max_depth}")
+        ctx.err.write("du: warning: summarizing is the same as using --max-depth=0\n")
+    if "s" in on:
+        max_depth = 0
     names = names or ["."]
+    end = "\0" if "0" in on else "\n"
+    follow = "L" in on
+    # GNU counts a file once: with several operands (or -L) every file, else hard links
+    hash_all = len(names) > 1 or follow
+    seen: set[tuple[int, int]] = set()
+
+    def show(n: int) -> str:
+        if human:
+            return human_size(n, human)
+        return f"{-(-n // unit)}{suffix}"
+
+    def excluded(path: str) -> bool:
+        tails = [path] + [path[k + 1 :] for k, c in enumerate(path) if c == "/"]
+        return any(fnmatch.fnmatchcase(t, pat) for pat in excludes for t in tails if t)
+
     status = 0
     grand = 0
 
-    def size_of(path):
+    def walk(path: str, depth: int) -> tuple[int, bool]:
+        """The bytes under `path` (-1 when not counted) and whether it is a directory; its row
+        is written after its entries'."""
+        nonlocal status
         try:
-            st = os.lstat(path)
-        except OSError:
-            return 0
-        return (st.st_size + 4095) // 4096 * 4 if not _stat.S_ISDIR(st.st_mode) else 4
+            st = os.stat(path) if follow else os.lstat(path)
+        except OSError as exc:
+            ctx.err.write(f"du: cannot access '{path}': {os_message(exc)}\n")
+            status = 1
+            return -1, False
+        is_dir = _stat.S_ISDIR(st.st_mode)
+        if st.st_ino and (hash_all or (not is_dir and st.st_nlink > 1)):
+            if (st.st_dev, st.st_ino) in seen:
+                return -1, is_dir
+            seen.add((st.st_dev, st.st_ino))
+        size = st.st_size if "apparent" in on else _disk_usage(st)
+        if is_dir:
+            try:
+                entries = os.listdir(path)  # readdir order, as GNU's fts walks
+            except OSError as exc:
+                ctx.err.write(f"du: cannot read directory '{path}': {os_message(exc)}\n")
+                status = 1
+                entries = []
+            for e in entries:
+                sub = path + e if path.endswith("/") else f"{path}/{e}"
+                if excludes and excluded(sub):
+                    continue
+                below, sub_dir = walk(sub, depth + 1)
+                if below > 0 and not ("S" in on and sub_dir):
+                    size += below
+        if (is_dir or "a" in on or depth == 0) and (max_depth is None or depth <= max_depth):
+            ctx.out.write(f"{show(size)}\t{path}{end}")
+        return size, is_dir
 
     for name in names:
-        if not os.path.exists(name):
-            ctx.err.write(f"du: cannot access '{name}': No such file or directory\n")
-            status = 1
+        if excludes and excluded(name):
             continue
-        rows: list[tuple[int, str, int]] = []  # (size, path, depth)
-
-        def walk(path, depth, rows):
-            total = size_of(path)
-            if os.path.isdir(path) and not os.path.islink(path):
-                for e in sorted(os.listdir(path)):
-                    sub = walk(os.path.join(path, e), depth + 1, rows)
-                    total += sub
-            if os.path.isdir(path) or "a" in on or depth == 0:
-                rows.append((total, path, depth))
-            return total
-
-        total = walk(name, 0, rows)
-        grand += total
-        max_depth = int(vals["d"]) if "d" in vals else None
-        for t, path, depth in rows:
-            if "s" in on and depth > 0:
-                continue
-            if max_depth is not None and depth > max_depth:
-                continue
-            ctx.out.write(f"{_human_ceil(t * 1024) if 'h' in on else t}\t{path}\n")
+        grand += max(walk(name, 0)[0], 0)
     if "c" in on:
-        ctx.out.write(f"{_human_ceil(grand * 1024) if 'h' in on else grand}\ttotal\n")
+        ctx.out.write(f"{show(grand)}\ttotal{end}")
     return status
 
 
@@ -515,3 +772,241 @@ def stat(ctx, args):
             f"\tIO Block: 4096   {kind}\nModify: {mtime}\n"
         )
     return status
+
+
+def mktemp(ctx: Any, args: list[str]) -> int:
+    opts, names = getopt(
+        args,
+        "dp:qtu",
+        {
+            "directory": ("d", 0),
+            "tmpdir": ("p", 2),
+            "quiet": ("q", 0),
+            "dry-run": ("u", 0),
+            "suffix": ("suffix", 1),
+        },
+    )
+    on: set[str] = set()
+    tmpdir: str | None = None
+    suffix: str | None = None
+    for key, val in opts:
+        if key == "p":
+            tmpdir = val if val else ""
+        elif key == "suffix":
+            suffix = val or ""
+        else:
+            on.add(key)
+    if len(names) > 1:
+        raise UsageError("too many templates")
+    default_dir = ctx.env.get("TMPDIR") or "/tmp"
+    if names:
+        template = names[0]
+        if tmpdir is not None or "t" in on:
+            if "/" in template:
+                raise ShellError(f"invalid template, '{template}', contains directory separator")
+            template = os.path.join(tmpdir or default_dir, template)
+    else:
+        template = os.path.join(tmpdir or default_dir, "tmp.XXXXXXXXXX")
+    if suffix is None:
+        end = template.rfind("X") + 1
+        suffix = template[end:]
+        template = template[:end]
+    elif not template.endswith("X"):
+        raise ShellError(f"with --suffix, template '{template}' must end in X")
+    xs = len(template) - len(template.rstrip("X"))
+    if xs < 3:
+        raise ShellError(f"too few X's in template '{template + suffix}'")
+    stem = template[: len(template) - xs]
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    for _ in range(100):
+        path = stem + "".join(secrets.choice(alphabet) for _ in range(xs)) + suffix
+        if "u" in on:
+            if not os.path.lexists(path):
+                break
+            continue
+        try:
+            if "d" in on:
+                os.mkdir(path, 0o700)
+            else:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            break
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            if "q" not in on:
+                kind = "directory" if "d" in on else "file"
+                ctx.err.write(
+                    f"mktemp: failed to create {kind} via template '{template + suffix}': "
+                    f"{os_message(exc, write=True)}\n"
+                )
+            return 1
+    ctx.out.write(path + "\n")
+    return 0
+
+
+def _size_spec(spec: str) -> int:
+    """A SIZE of truncate and split: digits and an optional unit (K, KB, KiB, M, ...)."""
+    m = re.fullmatch(r"(\d+)(?:([kKmMgGtTpPeE])(iB|B)?)?", spec)
+    if not m:
+        raise ShellError(f"invalid number: '{spec}'")
+    n = int(m.group(1))
+    if m.group(2):
+        power = "KMGTPE".index(m.group(2).upper()) + 1
+        n *= (1000 if m.group(3) == "B" else 1024) ** power
+    return n
+
+
+def truncate(ctx: Any, args: list[str]) -> int:
+    opts, names = getopt(
+        args,
+        "cor:s:",
+        {"no-create": ("c", 0), "io-blocks": ("o", 0), "reference": ("r", 1), "size": ("s", 1)},
+    )
+    no_create, spec, ref = False, None, None
+    for key, val in opts:
+        if key == "c":
+            no_create = True
+        elif key == "s":
+            spec = val or ""
+        elif key == "r":
+            ref = val
+    if spec is None and ref is None:
+        raise UsageError("you must specify either '--size' or '--reference'")
+    if not names:
+        raise UsageError("missing file operand")
+    mode = ""
+    if spec and spec[0] in "+-<>/%":
+        mode, spec = spec[0], spec[1:]
+    amount = _size_spec(spec) if spec is not None else 0
+    if ref is not None:
+        try:
+            base = os.stat(ref).st_size
+        except OSError as exc:
+            raise ShellError(f"cannot stat '{ref}': {os_message(exc)}") from None
+        amount = base + amount if mode == "+" else base - amount if mode == "-" else base
+        if spec is None or mode in "+-":
+            mode = ""
+    status = 0
+    for name in names:
+        if no_create and not os.path.exists(name):
+            continue
+        try:
+            size = os.stat(name).st_size if os.path.exists(name) else 0
+            new = {
+                "": amount,
+                "+": size + amount,
+                "-": max(size - amount, 0),
+                "<": min(size, amount),
+                ">": max(size, amount),
+                "/": size - size % amount if amount else size,
+                "%": -(-size // amount) * amount if amount else size,
+            }[mode]
+            with open(name, "ab") as f:
+                f.truncate(new)
+        except OSError as exc:
+            ctx.err.write(f"truncate: cannot open '{name}' for writing: {os_message(exc, True)}\n")
+            status = 1
+    return status
+
+
+def split(ctx: Any, args: list[str]) -> int:
+    args = [("-l" + a[1:]) if re.fullmatch(r"-\d+", a) else a for a in args]
+    opts, names = getopt(
+        args,
+        "a:b:C:dl:n:x",
+        {
+            "suffix-length": ("a", 1),
+            "bytes": ("b", 1),
+            "line-bytes": ("C", 1),
+            "lines": ("l", 1),
+            "number": ("n", 1),
+            "numeric-suffixes": ("d", 2),
+            "hex-suffixes": ("x", 2),
+            "additional-suffix": ("suffix", 1),
+            "elide-empty-files": ("e", 0),
+            "verbose": ("verbose", 0),
+        },
+    )
+    mode, amount, width, digits, start, extra = "l", 1000, 2, "", 0, ""
+    verbose = False
+    for key, val in opts:
+        if key in ("l", "b", "C", "n"):
+            mode = key
+            if key == "n":
+                m = re.fullmatch(r"(?:l/)?(\d+)", val or "")
+                if not m or int(m.group(1)) == 0:
+                    raise ShellError(f"invalid number of chunks: '{val}'")
+                mode = "nl" if (val or "").startswith("l/") else "n"
+                amount = int(m.group(1))
+            else:
+                amount = _size_spec(val or "")
+                if amount == 0:
+                    raise ShellError(f"invalid number of {'lines' if key == 'l' else 'bytes'}: '0'")
+        elif key == "a":
+            width = int(val or 2)
+        elif key in ("d", "x"):
+            digits = "0123456789" if key == "d" else "0123456789abcdef"
+            start = int(val, 16 if key == "x" else 10) if val else 0
+        elif key == "suffix":
+            extra = val or ""
+        elif key == "verbose":
+            verbose = True
+    if len(names) > 2:
+        raise UsageError(f"extra operand '{names[2]}'")
+    source = names[0] if names else "-"
+    prefix = names[1] if len(names) > 1 else "x"
+    try:
+        data = read_operand(ctx, source)
+    except OSError as exc:
+        raise ShellError(f"cannot open '{source}' for reading: {os_message(exc)}") from None
+    chunks: list[bytes] = []
+    if mode == "l":
+        lines = data.splitlines(keepends=True)
+        chunks = [b"".join(lines[k : k + amount]) for k in range(0, len(lines), amount)]
+    elif mode == "b":
+        chunks = [data[k : k + amount] for k in range(0, len(data), amount)]
+    elif mode == "C":
+        current = b""
+        for line in data.splitlines(keepends=True):
+            while len(line) > amount:
+                if current:
+                    chunks.append(current)
+                    current = b""
+                chunks.append(line[:amount])
+                line = line[amount:]
+            if len(current) + len(line) > amount:
+                chunks.append(current)
+                current = b""
+            current += line
+        if current:
+            chunks.append(current)
+    else:
+        size = len(data)
+        bounds = [size * k // amount for k in range(amount + 1)]
+        if mode == "n":
+            chunks = [data[bounds[k] : bounds[k + 1]] for k in range(amount)]
+        else:
+            # l/N: the same byte ranges, each ending at the end of a line
+            chunks, pos = [], 0
+            for k in range(amount):
+                end = bounds[k + 1]
+                if k < amount - 1:
+                    nl = data.find(b"\n", max(end - 1, pos))
+                    end = size if nl < 0 else nl + 1
+                chunks.append(data[pos:end] if pos < end else b"")
+                pos = max(pos, end)
+    alphabet = digits or "abcdefghijklmnopqrstuvwxyz"
+    for n, chunk in enumerate(chunks):
+        k = n + start
+        suffix = ""
+        for _ in range(width):
+            k, d = divmod(k, len(alphabet))
+            suffix = alphabet[d] + suffix
+        if k:
+            raise ShellError("output file suffixes exhausted")
+        name = prefix + suffix + extra
+        if verbose:
+            ctx.out.write(f"creating file '{name}'\n")
+        with open(name, "wb") as f:
+            f.write(chunk)
+    return 0

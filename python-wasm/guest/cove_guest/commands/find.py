@@ -7,8 +7,8 @@ import time
 
 from cove_guest.shell.io import IO, command_io
 from cove_guest.text.errors import ShellError, UsageError, os_message
-from cove_guest.text.inputs import decode, walk_tree
-from cove_guest.text.options import parse_options
+from cove_guest.text.inputs import decode, read_operand, walk_tree
+from cove_guest.text.options import getopt
 from cove_guest.text.patterns import bre_to_re, fnmatch
 
 
@@ -294,39 +294,182 @@ def _find_parse(expr, state):
 
 
 def xargs(ctx, args):
-    k = 0
-    while k < len(args) and args[k].startswith("-") and args[k] != "-":
-        k += 1 if args[k][1:2] not in "nIdL" or len(args[k]) > 2 else 2
-    on, vals, cmd = parse_options(args[:k], "0rt", with_value="nIdL")
-    cmd = cmd + args[k:]
+    opts, cmd = getopt(
+        args,
+        "+0a:d:E:e::I:i::L:l::n:P:prs:tx",
+        {
+            "null": ("0", 0),
+            "arg-file": ("a", 1),
+            "delimiter": ("d", 1),
+            "eof": ("e", 2),
+            "replace": ("i", 2),
+            "max-lines": ("l", 2),
+            "max-args": ("n", 1),
+            "max-procs": ("P", 1),
+            "no-run-if-empty": ("r", 0),
+            "max-chars": ("s", 1),
+            "verbose": ("t", 0),
+            "exit": ("x", 0),
+            "interactive": ("p", 0),
+        },
+    )
+    on: set[str] = set()
+    sep: str | None = None
+    eof: str | None = None
+    replace: str | None = None
+    max_args = max_lines = 0
+    arg_file: str | None = None
+    for key, val in opts:
+        if key == "0":
+            sep = "\0"
+        elif key == "d":
+            sep = _xargs_delimiter(val or "")
+        elif key in ("E", "e"):
+            eof = val or None
+        elif key in ("I", "i"):
+            replace = val or "{}"
+            max_args = max_lines = 0
+        elif key in ("L", "l", "n"):
+            number = val or ("1" if key == "l" else "")
+            if not re.fullmatch(r"\d+", number) or int(number) < 1:
+                option = "-n" if key == "n" else "-L"
+                raise UsageError(f"value {number} for {option} option should be >= 1")
+            if key == "n":
+                max_args, max_lines = int(number), 0
+            else:
+                max_lines, max_args = int(number), 0
+            replace = None
+        elif key == "a":
+            arg_file = val or ""
+        elif key == "p":
+            raise UsageError("-p (interactive) is not supported: there is no terminal")
+        else:
+            on.add(key)  # -P, -s and -x change nothing here: commands run one at a time
     cmd = cmd or ["echo"]
-    data = decode(ctx.stdin)
-    if "0" in on:
-        items = [x for x in data.split("\0") if x]
-    elif "d" in vals:
-        items = [x for x in data.split(vals["d"]) if x]
-    elif "I" in vals or "L" in vals:
-        items = [line for line in data.splitlines() if line.strip()]
-    else:
-        import shlex
-
+    if arg_file is not None:
         try:
-            items = shlex.split(data)
-        except ValueError:
-            items = data.split()
-    if not items and "r" in on:
-        return 0
+            data = decode(read_operand(ctx, arg_file))
+        except OSError as exc:
+            raise ShellError(f"{arg_file}: {os_message(exc)}") from None
+    else:
+        data = decode(ctx.stdin)
+    if sep is not None:
+        items = data.split(sep)
+        if items and items[-1] == "":
+            items.pop()
+        groups = [[item] for item in items]
+        if replace is None and not max_lines:
+            groups = [items] if items else []
+    elif replace is not None:
+        groups = [[line.lstrip(" \t")] for line in data.split("\n") if line.strip(" \t")]
+    else:
+        groups = _xargs_lines(ctx, data, eof)
+        if groups is None:
+            return 1
+        if not max_lines:
+            groups = [[item for line in groups for item in line]] if groups else []
+    # the runs: -I one per line, -L N lines, -n N arguments, else all at once
+    if replace is not None:
+        runs = [[a.replace(replace, group[0]) for a in cmd] for group in groups]
+    elif max_lines:
+        runs = [
+            cmd + [item for line in groups[k : k + max_lines] for item in line]
+            for k in range(0, len(groups), max_lines)
+        ]
+    else:
+        items = groups[0] if groups else []
+        step = max_args or max(len(items), 1)
+        runs = [cmd + items[k : k + step] for k in range(0, len(items), step)]
+    if not runs and "r" not in on and replace is None:
+        runs = [list(cmd)]
     status = 0
+    io_ = IO(ctx.stdin if arg_file is not None else b"", ctx.out, ctx.err)
+    for argv in runs:
+        if "t" in on:
+            ctx.err.write(" ".join(argv) + "\n")
+        rc = ctx.shell.call(argv, io_)
+        if rc == 127:
+            return 127
+        if rc == 255:
+            ctx.err.write(f"xargs: {argv[0]}: exited with status 255; aborting\n")
+            return 124
+        if rc:
+            status = 123
+    return status
 
-    io_ = IO(b"", ctx.out, ctx.err)
-    if "I" in vals:
-        rep = vals["I"]
-        for item in items:
-            argv = [a.replace(rep, item) for a in cmd]
-            status = ctx.shell.call(argv, io_) or status
-        return 123 if status else 0
-    n = int(vals.get("n", vals.get("L", "0")) or 0) or len(items) or 1
-    for k in range(0, max(len(items), 1), n):
-        argv = cmd + items[k : k + n]
-        status = ctx.shell.call(argv, io_) or status
-    return 123 if status else 0
+
+def _xargs_delimiter(spec):
+    """-d's delimiter: one character, or an escape (`\\n`, `\\t`, `\\0`, octal, `\\xHH`)."""
+    if len(spec) == 1:
+        return spec
+    m = re.fullmatch(r"\\(?:([abfnrtv\\])|([0-7]{1,3})|x([0-9a-fA-F]{1,2}))", spec)
+    if not m:
+        raise ShellError(
+            f"invalid input delimiter specification {spec}: the delimiter must be"
+            " either a single character or an escape sequence starting with \\."
+        )
+    if m.group(1):
+        return {
+            "a": "\a",
+            "b": "\b",
+            "f": "\f",
+            "n": "\n",
+            "r": "\r",
+            "t": "\t",
+            "v": "\v",
+            "\\": "\\",
+        }[m.group(1)]
+    return chr(int(m.group(2), 8) if m.group(2) else int(m.group(3), 16))
+
+
+def _xargs_lines(ctx, data, eof):
+    """The items of xargs's default input, by line: blanks separate, quotes group (without
+    escapes inside), a backslash escapes, a line ending in a blank goes on; blank lines are
+    skipped and an item equal to the -E string ends the input. None after an unmatched quote
+    (reported)."""
+    lines: list[list[str]] = []
+    current: list[str] = []
+    item: list[str] | None = None
+    i, n = 0, len(data)
+    while i < n:
+        c = data[i]
+        if c in "'\"":
+            end = data.find(c, i + 1)
+            newline = data.find("\n", i + 1)
+            if end < 0 or (0 <= newline < end):
+                kind = "single" if c == "'" else "double"
+                ctx.err.write(
+                    f"xargs: unmatched {kind} quote; by default quotes are special to xargs"
+                    " unless you use the -0 option\n"
+                )
+                return None
+            item = (item or []) + [data[i + 1 : end]]
+            i = end + 1
+            continue
+        if c == "\\" and i + 1 < n:
+            item = (item or []) + [data[i + 1]]
+            i += 2
+            continue
+        if c in " \t\n":
+            if item is not None:
+                word = "".join(item)
+                if eof is not None and word == eof:
+                    break
+                current.append(word)
+                item = None
+            # a line whose last character is a blank goes on to the next
+            if c == "\n" and current and (i == 0 or data[i - 1] not in " \t"):
+                lines.append(current)
+                current = []
+            i += 1
+            continue
+        item = (item or []) + [c]
+        i += 1
+    else:
+        if item is not None:
+            word = "".join(item)
+            if eof is None or word != eof:
+                current.append(word)
+    if current:
+        lines.append(current)
+    return lines

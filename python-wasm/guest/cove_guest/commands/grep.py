@@ -4,7 +4,7 @@ counts, recursion."""
 import os
 import re
 
-from cove_guest.text.errors import UsageError
+from cove_guest.text.errors import UsageError, os_message
 from cove_guest.text.inputs import decode, read_operand, walk_tree
 from cove_guest.text.options import long_values, parse_options, repeated_values
 from cove_guest.text.patterns import bre_to_re, ere_to_re, fnmatch
@@ -37,7 +37,16 @@ def grep(ctx, args):
         },
     )
     patterns = repeated_values(args, "-e")
-    if patterns:
+    pattern_files = repeated_values(args, "-f") + long_values(args, "--file")
+    for path in pattern_files:
+        # -f FILE: one pattern per line ("-": stdin); an empty file adds none.
+        try:
+            text = decode(read_operand(ctx, path))
+        except OSError as exc:
+            ctx.err.write(f"grep: {path}: {os_message(exc)}\n")
+            return 2
+        patterns.extend(text.removesuffix("\n").split("\n") if text else [])
+    if patterns or pattern_files:
         pass
     elif rest:
         patterns.append(rest.pop(0))
@@ -46,7 +55,7 @@ def grep(ctx, args):
     files = rest
     flags = re.I if "i" in on else 0
     rx_parts = []
-    for p in "\n".join(patterns).split("\n"):
+    for p in "\n".join(patterns).split("\n") if patterns else []:
         if "F" in on:
             part = re.escape(p)
         elif "E" in on or "P" in on:
@@ -59,7 +68,8 @@ def grep(ctx, args):
             part = r"^(?:" + part + r")$"
         rx_parts.append(part)
     try:
-        rx = re.compile("|".join(f"(?:{p})" for p in rx_parts), flags)
+        # No pattern at all (an empty -f file) matches no line.
+        rx = re.compile("|".join(f"(?:{p})" for p in rx_parts) or "(?!)", flags)
     except re.error as exc:
         ctx.err.write(f"grep: {exc}\n")
         return 2

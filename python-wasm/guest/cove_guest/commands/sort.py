@@ -6,38 +6,84 @@ import re
 from typing import cast
 
 from cove_guest.commands.date import MONTHS
-from cove_guest.text.errors import ShellError
-from cove_guest.text.inputs import decode, read_inputs
-from cove_guest.text.options import parse_options, repeated_values
+from cove_guest.text.errors import ShellError, os_message
+from cove_guest.text.inputs import decode, read_operand
+from cove_guest.text.options import getopt
+
+_SORT_LONGS = {
+    "numeric-sort": ("n", 0),
+    "reverse": ("r", 0),
+    "unique": ("u", 0),
+    "human-numeric-sort": ("h", 0),
+    "ignore-case": ("f", 0),
+    "key": ("k", 1),
+    "field-separator": ("t", 1),
+    "output": ("o", 1),
+    "stable": ("s", 0),
+    "general-numeric-sort": ("g", 0),
+    "ignore-leading-blanks": ("b", 0),
+    "ignore-nonprinting": ("i", 0),
+    "check": ("check", 2),
+    "version-sort": ("V", 0),
+    "month-sort": ("M", 0),
+    "dictionary-order": ("d", 0),
+    "zero-terminated": ("z", 0),
+    "random-sort": ("R", 0),
+    "merge": ("m", 0),
+    "buffer-size": ("S", 1),
+    "temporary-directory": ("T", 1),
+    "parallel": ("parallel", 1),
+    "sort": ("sort", 1),
+}
+_SORT_WORDS = {
+    "numeric": "n",
+    "human-numeric": "h",
+    "general-numeric": "g",
+    "month": "M",
+    "version": "V",
+    "random": "R",
+}
 
 
 def sort(ctx, args):
-    long_map = {
-        "numeric-sort": "n",
-        "reverse": "r",
-        "unique": "u",
-        "human-numeric-sort": "h",
-        "ignore-case": "f",
-        "key": "k",
-        "field-separator": "t",
-        "output": "o",
-        "stable": "s",
-        "general-numeric-sort": "g",
-        "ignore-leading-blanks": "b",
-        "check": "c",
-        "version-sort": "V",
-        "month-sort": "M",
-        "dictionary-order": "d",
-        "zero-terminated": "z",
-    }
-    on, vals, names = parse_options(args, "nrufhbVsdgcMRz", with_value="ktoS", long_map=long_map)
-    keys = [
-        _sort_keyspec(k)
-        for k in repeated_values(args, "-k")
-        + [a.split("=", 1)[1] for a in args if a.startswith("--key=")]
-    ]
-    data, status = read_inputs(ctx, names, "sort")
-    text = "".join(decode(d) for _, d in data)
+    opts, names = getopt(args, "bcCdfghik:mMno:rRsS:t:T:uVz", _SORT_LONGS)
+    on: set[str] = set()
+    vals: dict[str, str] = {}
+    keyspecs: list[str] = []
+    for opt, val in opts:
+        if opt == "k":
+            keyspecs.append(val or "")
+        elif opt == "t":
+            tab = val or ""
+            if tab == "\\0":
+                tab = "\0"
+            if len(tab) != 1:
+                raise ShellError("empty tab" if not tab else f"multi-character tab '{tab}'", 2)
+            if "t" in vals and vals["t"] != tab:
+                raise ShellError("incompatible tabs", 2)
+            vals["t"] = tab
+        elif opt in ("o", "S", "T", "parallel"):
+            vals[opt] = val or ""
+        elif opt == "check":
+            on.add("C" if val in ("quiet", "silent") else "c")
+        elif opt == "sort":
+            if (val or "") not in _SORT_WORDS:
+                raise ShellError(f"invalid argument '{val}' for '--sort'", 2)
+            on.add(_SORT_WORDS[val or ""])
+        else:
+            on.add(opt)
+    keys = [_sort_keyspec(k) for k in keyspecs]
+    if ("c" in on or "C" in on) and len(names) > 1:
+        flag = "c" if "c" in on else "C"
+        raise ShellError(f"extra operand '{names[1]}' not allowed with -{flag}", 2)
+    data = []
+    for name in names or ["-"]:
+        try:
+            data.append(read_operand(ctx, name))
+        except OSError as exc:
+            raise ShellError(f"cannot read: {name}: {os_message(exc)}", 2) from None
+    status = 0
+    text = "".join(decode(d) for d in data)
     eol = "\0" if "z" in on else "\n"
     lines = text.split(eol)
     if lines and lines[-1] == "":
@@ -70,11 +116,13 @@ def sort(ctx, args):
         return -r if "r" in on else r
 
     key = functools.cmp_to_key(full)
-    if "c" in on:
+    if "c" in on or "C" in on:
         for k in range(1, len(lines)):
             r = full(lines[k - 1], lines[k])
             if r > 0 or (r == 0 and "u" in on):
-                ctx.err.write(f"sort: {names[0] if names else '-'}:{k + 1}: disorder: {lines[k]}\n")
+                if "c" in on:
+                    where = names[0] if names else "-"
+                    ctx.err.write(f"sort: {where}:{k + 1}: disorder: {lines[k]}\n")
                 return 1
         return 0
     lines.sort(key=key)
@@ -86,8 +134,13 @@ def sort(ctx, args):
         lines = out
     body = "".join(ln + eol for ln in lines)
     if "o" in vals:
-        with open(vals["o"], "w") as f:
-            f.write(body)
+        try:
+            with open(vals["o"], "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(body)
+        except OSError as exc:
+            raise ShellError(
+                f"open failed: {vals['o']}: {os_message(exc, write=True)}", 2
+            ) from None
     else:
         ctx.out.write(body)
     return status
@@ -95,8 +148,10 @@ def sort(ctx, args):
 
 def _sort_keyspec(spec):
     m = re.fullmatch(r"(\d+)(?:\.(\d+))?([a-zA-Z]*)(?:,(\d+)(?:\.(\d+))?([a-zA-Z]*))?", spec)
-    if not m or int(m.group(1)) == 0:
-        raise ShellError(f"invalid number at field start: invalid count at start of '{spec}'")
+    if m and int(m.group(1)) == 0:
+        raise ShellError(f"field number is zero: invalid field specification '{spec}'", 2)
+    if not m:
+        raise ShellError(f"invalid number at field start: invalid count at start of '{spec}'", 2)
     f2 = int(m.group(4)) if m.group(4) else None
     return (
         int(m.group(1)),

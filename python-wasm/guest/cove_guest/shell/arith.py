@@ -54,6 +54,20 @@ def _tokens(src):
             j = i
             while j < n and (src[j].isalnum() or src[j] == "_"):
                 j += 1
+            if j < n and src[j] == "[":
+                # An array element, `a[expr]`: the caller's get and set read the subscript.
+                depth = 0
+                while j < n:
+                    if src[j] == "[":
+                        depth += 1
+                    elif src[j] == "]":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                if j >= n:
+                    raise ArithError(f"{src[i:]}: bad array subscript")
+                j += 1
             out.append(("name", src[i:j]))
             i = j
             continue

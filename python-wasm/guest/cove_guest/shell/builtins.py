@@ -6,12 +6,51 @@ commands; `ctx.shell` is the interpreter.
 import os
 import re
 
+from cove_guest.shell.arrays import AssocArray, Compound, IndexedArray
 from cove_guest.shell.conditional import test_command
 from cove_guest.shell.errors import FunctionReturn, LoopBreak, LoopContinue, ShellExit
 from cove_guest.shell.expand import ifs_split
-from cove_guest.shell.parse import ShellSyntaxError, is_name, parse
+from cove_guest.shell.parse import ShellSyntaxError, is_name, parse, split_assignment
 from cove_guest.text.errors import ShellError, os_message
 from cove_guest.text.escapes import shell_quote
+
+# The signals a trap may name; none is ever delivered here (no processes, no terminal).
+SIGNALS = frozenset(
+    (
+        "HUP",
+        "INT",
+        "QUIT",
+        "ILL",
+        "TRAP",
+        "ABRT",
+        "BUS",
+        "FPE",
+        "KILL",
+        "USR1",
+        "SEGV",
+        "USR2",
+        "PIPE",
+        "ALRM",
+        "TERM",
+        "STKFLT",
+        "CHLD",
+        "CONT",
+        "STOP",
+        "TSTP",
+        "TTIN",
+        "TTOU",
+        "URG",
+        "XCPU",
+        "XFSZ",
+        "VTALRM",
+        "PROF",
+        "WINCH",
+        "IO",
+        "PWR",
+        "SYS",
+    )
+)
+TRAP_EVENTS = ("EXIT", "ERR", "DEBUG", "RETURN")
 
 
 def cd(ctx, args):
@@ -40,7 +79,7 @@ def pwd(ctx, args):
 
 
 def true_(ctx, args):
-    """true, :, and the builtins accepted as no-ops here (shopt, trap, wait)."""
+    """true, :, and the builtins accepted as no-ops here (shopt, wait)."""
     return 0
 
 
@@ -111,33 +150,315 @@ def unset(ctx, args):
     return 0
 
 
+def _declared(sh, name, flags, frame):
+    """Give `name` the kind `flags` ask for (-a, -A) if it has none yet."""
+    current = frame.get(name) if frame is not None else sh.get_var(name)
+    value: IndexedArray | AssocArray | str
+    if "A" in flags and not isinstance(current, AssocArray):
+        value = AssocArray()
+    elif "a" in flags and not isinstance(current, (IndexedArray, AssocArray)):
+        value = IndexedArray([] if current is None else [current])
+    elif frame is not None and name not in frame:
+        frame[name] = ""  # a new local: empty, whatever a global of that name holds
+        return
+    else:
+        return
+    if frame is not None:
+        frame[name] = value
+    else:
+        sh.set_var(name, value)
+
+
+def _declare_one(ctx, a, flags, frame):
+    """One argument of declare/local/typeset/readonly: `name`, `name=value`, `name=(...)`,
+    `name[k]=value`. Returns False (having said why) when it is not a valid one."""
+    sh = ctx.shell
+    parts = split_assignment(a)
+    name = a if parts is None else parts[0]
+    if not is_name(name):
+        ctx.err.write(f"bash: {ctx.argv[0]}: `{a}': not a valid identifier\n")
+        return False
+    if parts is None:
+        _declared(sh, name, flags, frame)
+    else:
+        _, sub, append, value = parts
+        if isinstance(a, Compound) and sub is None:
+            assoc = True if "A" in flags else None
+            if "a" in flags:
+                assoc = False
+            sh.assign_compound(name, value[1:-1], append=append, assoc=assoc, frame=frame)
+        else:
+            _declared(sh, name, flags, frame)
+            if sub is not None:
+                sh.set_element(name, sub, value, append=append)
+            elif frame is not None:
+                current = frame.get(name)
+                if append:
+                    value = (current if isinstance(current, str) else "") + value
+                if isinstance(current, IndexedArray):
+                    current.set(0, value)
+                elif isinstance(current, AssocArray):
+                    current.set("0", value)
+                else:
+                    frame[name] = value
+            else:
+                sh.set(name, ((sh.get(name) or "") + value) if append else value)
+    if "x" in flags:
+        sh.exported.add(name)
+    return True
+
+
+def _print_declaration(ctx, name, value, flags=""):
+    if isinstance(value, AssocArray):
+        inner = "".join(
+            f'[{k}]="{_dq(v)}" ' for k, v in zip(value.keys(), value.values(), strict=True)
+        )
+        ctx.out.write(f"declare -A {name}=({inner})\n")
+    elif isinstance(value, IndexedArray):
+        inner = " ".join(f'[{k}]="{_dq(value.items[k])}"' for k in sorted(value.items))
+        ctx.out.write(f"declare -a {name}=({inner})\n")
+    else:
+        kind = "x" if name in ctx.shell.exported else "-"
+        ctx.out.write(f'declare -{flags or kind} {name}="{_dq(value)}"\n')
+
+
+def _dq(value):
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`")
+
+
+def declare(ctx, args):
+    sh, argv = ctx.shell, ctx.argv
+    flags = ""
+    names: list[str] = []
+    for a in argv[1:]:
+        if not isinstance(a, Compound) and a[:1] in "-+" and len(a) > 1 and not names:
+            flags += a[1:] if a[0] == "-" else ""
+            continue
+        names.append(a)
+    if "p" in flags:
+        status = 0
+        for name in names or sorted(sh.vars):
+            value = sh.get_var(name)
+            if value is None:
+                ctx.err.write(f"bash: {argv[0]}: {name}: not found\n")
+                status = 1
+                continue
+            _print_declaration(ctx, name, value)
+        return status
+    if "f" in flags or "F" in flags:
+        status = 0
+        for name in names:
+            if name not in sh.functions:
+                status = 1
+            elif "F" in flags:
+                ctx.out.write(f"{name}\n")
+        return status
+    frame = sh.locals[-1] if sh.locals and "g" not in flags and argv[0] != "readonly" else None
+    status = 0
+    for a in names:
+        if not _declare_one(ctx, a, flags, frame):
+            status = 1
+    return status
+
+
 def local(ctx, args):
     sh, argv = ctx.shell, ctx.argv
     if not sh.locals:
         ctx.err.write("bash: local: can only be used in a function\n")
         return 1
+    flags = ""
+    status = 0
     for a in argv[1:]:
-        name, eq, value = a.partition("=")
-        sh.locals[-1][name] = value if eq else ""
-    return 0
+        if not isinstance(a, Compound) and a[:1] == "-" and len(a) > 1:
+            flags += a[1:]
+            continue
+        if not _declare_one(ctx, a, flags, sh.locals[-1]):
+            status = 1
+    return status
 
 
-def declare(ctx, args):
-    sh, argv = ctx.shell, ctx.argv
-    args = [a for a in argv[1:] if not a.startswith("-")]
-    flags = "".join(a[1:] for a in argv[1:] if a.startswith("-"))
-    if "a" in flags or "A" in flags:
-        ctx.err.write("bash: declare: arrays are not supported in this shell\n")
+def mapfile(ctx, args):
+    """mapfile / readarray: stdin's lines into an indexed array (MAPFILE by default)."""
+    sh = ctx.shell
+    strip, delim, count, skip, origin = False, "\n", 0, 0, None
+    i = 0
+    try:
+        while i < len(args) and args[i].startswith("-") and len(args[i]) > 1:
+            opt = args[i]
+            if opt == "-t":
+                strip = True
+            elif opt in ("-d", "-n", "-s", "-O", "-u", "-C", "-c"):
+                i += 1
+                value = args[i]
+                if opt == "-d":
+                    delim = value[:1] or "\0"
+                elif opt == "-n":
+                    count = int(value)
+                elif opt == "-s":
+                    skip = int(value)
+                elif opt == "-O":
+                    origin = int(value)
+                elif opt == "-u" and value != "0":
+                    ctx.err.write(f"bash: {ctx.argv[0]}: {value}: invalid file descriptor\n")
+                    return 1
+            else:
+                ctx.err.write(f"bash: {ctx.argv[0]}: {opt}: invalid option\n")
+                return 2
+            i += 1
+    except (IndexError, ValueError):
+        ctx.err.write(f"bash: {ctx.argv[0]}: option requires a valid argument\n")
+        return 2
+    name = args[i] if i < len(args) else "MAPFILE"
+    if not is_name(name):
+        ctx.err.write(f"bash: {ctx.argv[0]}: `{name}': not a valid identifier\n")
         return 1
-    for a in args:
-        name, eq, value = a.partition("=")
-        if sh.locals and "g" not in flags:
-            sh.locals[-1][name] = value if eq else (sh.get(name) or "")
-        elif eq:
-            sh.set(name, value)
-        if "x" in flags:
-            sh.exported.add(name)
+    data = ctx.stdin.decode("utf-8", "surrogateescape") if isinstance(ctx.stdin, bytes) else ""
+    lines = []
+    start = 0
+    while start < len(data):
+        end = data.find(delim, start)
+        stop = len(data) if end < 0 else end + 1
+        lines.append(data[start:stop])
+        start = stop
+    lines = lines[skip:]
+    if count:
+        lines = lines[:count]
+    if strip:
+        lines = [line[:-1] if line.endswith(delim) else line for line in lines]
+    current = sh.get_var(name)
+    if origin is not None and isinstance(current, IndexedArray):
+        for k, line in enumerate(lines):
+            current.set(origin + k, line)
+        return 0
+    array = IndexedArray()
+    for k, line in enumerate(lines):
+        array.set((origin or 0) + k, line)
+    if sh.locals and name in sh.locals[-1]:
+        sh.locals[-1][name] = array
+    else:
+        sh.set_var(name, array)
     return 0
+
+
+def trap(ctx, args):
+    """trap: EXIT runs when the command line (or subshell) ends, ERR after a command fails;
+    signals are never delivered here, so a trap on one is kept but never runs (said once)."""
+    sh = ctx.shell
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args or args == ["-p"]:
+        for event, action in sh.traps.items():
+            ctx.out.write(f"trap -- {shell_quote(action)} {event}\n")
+        return 0
+    if args[0] == "-p":
+        for event in args[1:]:
+            action = sh.traps.get(_signal(event) or event)
+            if action is not None:
+                ctx.out.write(f"trap -- {shell_quote(action)} {_signal(event)}\n")
+        return 0
+    if args[0] == "-l":
+        ctx.out.write(" ".join(f"SIG{s}" for s in sorted(SIGNALS)) + "\n")
+        return 0
+    if len(args) == 1 or args[0] == "-":
+        action, events = None, args[1:] if args[0] == "-" else args
+    else:
+        action, events = args[0], args[1:]
+    status = 0
+    ignored = []
+    for given in events:
+        event = _signal(given)
+        if event is None:
+            ctx.err.write(f"bash: trap: {given}: invalid signal specification\n")
+            status = 1
+            continue
+        if action is None:
+            sh.traps.pop(event, None)
+            continue
+        sh.traps[event] = action
+        if event not in TRAP_EVENTS and action:
+            ignored.append(event)
+    if ignored:
+        ctx.err.write(
+            f"bash: trap: {' '.join(ignored)}: signals are never delivered in this sandbox"
+            " (no processes, no terminal): this trap will not run; EXIT and ERR traps do\n"
+        )
+    return status
+
+
+def _signal(name):
+    """The event or signal `name` names (EXIT, INT, ...; `SIGINT`, `int`, `2` too), or None."""
+    upper = name.upper().removeprefix("SIG")
+    if upper in TRAP_EVENTS or upper in SIGNALS:
+        return upper
+    numbers = {"0": "EXIT", "1": "HUP", "2": "INT", "3": "QUIT", "9": "KILL", "15": "TERM"}
+    return numbers.get(name)
+
+
+def bash(ctx, args):
+    """`bash`/`sh` [-euxo opt] (-c COMMAND [NAME [ARG...]] | FILE [ARG...] | < stdin): a new
+    shell (what is exported, not variables nor functions) on this command's input and output."""
+    sh = ctx.shell
+    opts = {}
+    command = None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        if a == "-c":
+            command = ""
+            i += 1
+            continue
+        if a in ("-o", "+o") and i + 1 < len(args):
+            opts[args[i + 1]] = a == "-o"
+            i += 2
+            continue
+        if a[:1] in "-+" and len(a) > 1 and not a.startswith("--"):
+            for ch in a[1:]:
+                if ch == "c":
+                    command = ""
+                elif ch in "eux":
+                    opts[{"e": "errexit", "u": "nounset", "x": "xtrace"}[ch]] = a[0] == "-"
+                elif ch not in "ilsv":
+                    ctx.err.write(f"{ctx.argv[0]}: -{ch}: invalid option\n")
+                    return 2
+            i += 1
+            continue
+        if a.startswith("--"):
+            i += 1
+            continue
+        break
+    rest = args[i:]
+    if command is not None:
+        if not rest:
+            ctx.err.write(f"{ctx.argv[0]}: -c: option requires an argument\n")
+            return 2
+        source_text, arg0, positional = (
+            rest[0],
+            (rest[1] if len(rest) > 1 else ctx.argv[0]),
+            rest[2:],
+        )
+        stdin = ctx.stdin
+    elif rest:
+        try:
+            with open(rest[0], encoding="utf-8", errors="surrogateescape") as f:
+                source_text = f.read()
+        except OSError as exc:
+            ctx.err.write(f"{ctx.argv[0]}: {rest[0]}: {os_message(exc)}\n")
+            return 127
+        arg0, positional, stdin = rest[0], rest[1:], ctx.stdin
+    else:
+        data = ctx.stdin if isinstance(ctx.stdin, bytes) else b""
+        source_text, arg0, positional, stdin = (
+            data.decode("utf-8", "surrogateescape"),
+            ctx.argv[0],
+            [],
+            b"",
+        )
+    return sh.run_child(
+        source_text, ctx.io, stdin=stdin, arg0=arg0, positional=positional, opts=opts
+    )
 
 
 def shift(ctx, args):
@@ -170,6 +491,14 @@ def set_(ctx, args):
             for ch in a[1:]:
                 if ch in names:
                     sh.opts[names[ch]] = a[0] == "-"
+                elif ch == "o" and i + 1 < len(args):
+                    # `set -euo pipefail`: the option's name is the next word.
+                    i += 1
+                    opt = args[i]
+                    if opt not in sh.opts:
+                        ctx.err.write(f"bash: set: {opt}: invalid option name\n")
+                        return 1
+                    sh.opts[opt] = a[0] == "-"
                 elif ch in "hBH":
                     continue
                 else:
@@ -189,24 +518,43 @@ def read(ctx, args):
     sh, argv = ctx.shell, ctx.argv
     raw = False
     delim = "\n"
-    names = []
+    names: list[str] = []
+    array_name = None
+    count = None
     i = 0
     while i < len(args):
         a = args[i]
-        if a == "-r":
-            raw = True
-        elif a == "-p":
-            i += 1
-        elif a == "-d":
-            i += 1
-            delim = args[i][:1] if args[i] else "\0"
-        elif a in ("-s", "-e"):
-            pass
-        elif a.startswith("-"):
-            ctx.err.write(f"bash: read: {a}: unsupported option\n")
-            return 2
-        else:
+        if not a.startswith("-") or len(a) == 1 or names:
             names.append(a)
+            i += 1
+            continue
+        # A cluster of flags (`-ra`, `-rd ''`); an option's value is the rest of its word,
+        # else the next word.
+        k = 1
+        while k < len(a):
+            flag = a[k]
+            if flag in "rse":
+                raw = raw or flag == "r"
+                k += 1
+                continue
+            if flag not in "adpntu":
+                ctx.err.write(f"bash: read: -{flag}: invalid option\n")
+                return 2
+            if k + 1 < len(a):
+                value = a[k + 1 :]
+            elif i + 1 < len(args):
+                i += 1
+                value = args[i]
+            else:
+                ctx.err.write(f"bash: read: -{flag}: option requires an argument\n")
+                return 2
+            if flag == "a":
+                array_name = value
+            elif flag == "d":
+                delim = value[:1] if value else "\0"
+            elif flag == "n":
+                count = int(value) if value.isdigit() else None
+            break
         i += 1
     names = names or ["REPLY"]
     data = ctx.stdin.decode("utf-8", "surrogateescape") if isinstance(ctx.stdin, bytes) else ""
@@ -219,13 +567,26 @@ def read(ctx, args):
             sh.set(name, "")
         return 1
     end = data.find(delim, offset)
-    eof = end < 0
-    line = data[offset:] if eof else data[offset:end]
-    pos[key] = len(data) if eof else end + 1
+    if count is not None and (end < 0 or end - offset > count):
+        end = offset + count if offset + count < len(data) else -1
+        eof = end < 0
+        line = data[offset:] if eof else data[offset:end]
+        pos[key] = len(data) if eof else end
+    else:
+        eof = end < 0
+        line = data[offset:] if eof else data[offset:end]
+        pos[key] = len(data) if eof else end + 1
     if not raw:
         line = re.sub(r"\\(.)", r"\1", line.replace("\\\n", ""))
     ifs = sh.get("IFS")
     ifs = " \t\n" if ifs is None else ifs
+    if array_name is not None:
+        array = IndexedArray(ifs_split(line, ifs))
+        if sh.locals and array_name in sh.locals[-1]:
+            sh.locals[-1][array_name] = array
+        else:
+            sh.set_var(array_name, array)
+        return 1 if eof and not line else 0
     if names == ["REPLY"] and len(names) == 1 and names[0] == "REPLY" and argv.count("REPLY") == 0:
         sh.set("REPLY", line)
         return 1 if eof and not line else 0
@@ -385,7 +746,11 @@ BUILTINS = {
     "let": let,
     ":": true_,
     "shopt": true_,
-    "trap": true_,
+    "trap": trap,
     "wait": true_,
+    "mapfile": mapfile,
+    "readarray": mapfile,
+    "bash": bash,
+    "sh": bash,
     "umask": umask,
 }

@@ -17,6 +17,7 @@ import re
 
 from cove_guest.deadline import TimeLimitExceeded
 from cove_guest.shell.arith import ArithError, evaluate
+from cove_guest.shell.arrays import AssocArray, Compound, IndexedArray, Value
 from cove_guest.shell.builtins import BUILTINS
 from cove_guest.shell.conditional import binary_test, unary_test
 from cove_guest.shell.errors import (
@@ -37,12 +38,59 @@ from cove_guest.shell.expand import (
     trim_pattern,
 )
 from cove_guest.shell.io import IO, Context, NullSink, Writer, open_writer, read_path
-from cove_guest.shell.parse import ShellSyntaxError, parse, scan_ansi, scan_dollar, scan_quoted
+from cove_guest.shell.parse import (
+    Parser,
+    ShellSyntaxError,
+    parse,
+    scan_ansi,
+    scan_dollar,
+    scan_quoted,
+    split_assignment,
+    tokenize,
+)
 from cove_guest.text.errors import ShellError, os_message
 from cove_guest.text.escapes import ansi_c, shell_quote
 from cove_guest.text.patterns import expand_classes, fnmatch, glob_escape
 
 MAX_DEPTH = 100
+# Builtins whose assignment arguments are assignments (not split, not globbed; `a=(...)` kept
+# whole for the builtin to assign), as bash treats them.
+DECLARATIONS = frozenset({"declare", "typeset", "local", "readonly", "export"})
+
+
+# `${a[...]...}`, `${#a[...]}`, `${!a[...]}`: up to the subscript's opening bracket.
+_SUBSCRIPTED = re.compile(r"([#!]?)([A-Za-z_][A-Za-z0-9_]*)\[")
+
+
+def _subscript_end(body, i):
+    """The index of the `]` closing the subscript that starts at body[i], or None."""
+    depth = 1
+    n = len(body)
+    while i < n:
+        c = body[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in "'\"":
+            i = scan_quoted(body, i + 1, c)
+            continue
+        if c == "$" and i + 1 < n and body[i + 1] in "({":
+            i = scan_dollar(body, i)
+            continue
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def _copy_vars(frame):
+    return {
+        k: (v.copy() if isinstance(v, (IndexedArray, AssocArray)) else v) for k, v in frame.items()
+    }
 
 
 class Shell:
@@ -54,7 +102,7 @@ class Shell:
     """
 
     def __init__(self, commands=None, host=None):
-        self.vars = {
+        self.vars: dict[str, Value] = {
             "HOME": "/workspace",
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "IFS": " \t\n",
@@ -75,6 +123,14 @@ class Shell:
         self.line = 1
         self._current_err = NullSink()
         self.commands = dict(commands or {})
+        self.arg0 = "bash"
+        # trap's commands by event (EXIT, ERR, ...) or signal name; a command line's EXIT trap
+        # runs when that command line ends (each call is a script), then they are cleared.
+        self.traps = {}
+        self._in_trap = False
+        # Process substitutions made for the command being run: (path, command or None).
+        self._procsubs = []
+        self._subst_status = None
 
     # -- entry point --------------------------------------------------------------------------
 
@@ -87,61 +143,156 @@ class Shell:
         """
         out, err = Writer(), Writer()
         io_ = IO(stdin, out, err)
+        status = self.run_script_source(src, io_, stop_at_time_limit=stop_at_time_limit)
+        return out.getvalue(), err.getvalue(), status & 0xFF
+
+    def run_script_source(self, src, io_, *, stop_at_time_limit=False):
+        """Run `src` as bash runs a script: each complete command is parsed, then run, in
+        turn (a syntax error stops the script there, status 2, after what came before it
+        ran); the EXIT trap runs at the end. Returns the status."""
         try:
-            tree = parse(src)
-        except ShellSyntaxError as exc:
-            err.write(f"bash: -c: line 1: {exc}\n")
-            return out.getvalue(), err.getvalue(), 2
-        try:
-            status = self.exec_list(tree, io_)
+            status = self._run_items(src, io_)
         except ShellExit as exc:
             status = exc.code
         except FatalError as exc:
-            err.write(f"bash: line 1: {exc}\n")
+            io_.err.write(f"bash: line 1: {exc}\n")
             status = exc.code
         except (FunctionReturn, LoopBreak, LoopContinue):
             status = self.status
         except RecursionError:
-            err.write("bash: maximum function nesting level exceeded\n")
+            io_.err.write("bash: maximum function nesting level exceeded\n")
             status = 1
         except ShellError as exc:
-            err.write(f"bash: {exc}\n")
+            io_.err.write(f"bash: {exc}\n")
             status = exc.code
         except OSError as exc:
-            err.write(f"bash: {os_message(exc)}\n")
+            io_.err.write(f"bash: {os_message(exc)}\n")
             status = 1
         except (Exception, SystemExit) as exc:
             # Whatever went wrong, the shell (and the interpreter it lives in) goes on.
-            err.write(internal_error("bash", exc))
+            io_.err.write(internal_error("bash", exc))
             status = 1
         except TimeLimitExceeded:
             if not stop_at_time_limit:
                 raise
-            err.write("bash: the command line was stopped: the call's time limit was reached\n")
+            io_.err.write("bash: the command line was stopped: the call's time limit was reached\n")
             status = 124
         self.status = status
-        return out.getvalue(), err.getvalue(), status & 0xFF
+        return self.run_exit_trap(io_, status)
+
+    def _run_items(self, src, io_):
+        try:
+            parser = Parser(src)
+        except ShellSyntaxError as exc:
+            io_.err.write(f"bash: -c: line 1: {exc}\n")
+            return 2
+        status = 0
+        while True:
+            try:
+                item = parser.next_item()
+            except ShellSyntaxError as exc:
+                io_.err.write(f"bash: -c: line {parser.line()}: {exc}\n")
+                return 2
+            if item is None:
+                return status
+            status = self.exec_node(item.node, io_)
+
+    def run_child(self, src, io_, *, stdin, arg0, positional, opts):
+        """`bash -c`, `sh FILE`: `src` in a new shell that has what this one exports (no other
+        variables, no functions), on `io_`'s output; this shell's directory is kept."""
+        if self.depth >= MAX_DEPTH:
+            raise ShellError("maximum nesting level exceeded")
+        child = Shell(commands=self.commands, host=self.host)
+        env = self.environ()
+        child.vars.update(env)
+        child.exported |= set(env)
+        child.arg0 = arg0
+        child.positional = list(positional)
+        child.opts.update((k, v) for k, v in opts.items() if k in child.opts)
+        child.depth = self.depth + 1
+        cwd = os.getcwd()
+        try:
+            return child.run_script_source(src, IO(stdin, io_.out, io_.err))
+        finally:
+            try:
+                os.chdir(cwd)
+            except OSError:
+                pass
+
+    def run_exit_trap(self, io_, status):
+        """Run (and clear) the EXIT trap; the status the shell exits with."""
+        action = self.traps.pop("EXIT", None)
+        self.traps.clear()
+        if not action:
+            return status
+        self.status = status
+        try:
+            self.exec_list(parse(action), io_)
+        except ShellExit as exc:
+            return exc.code
+        except (ShellError, ShellSyntaxError, FatalError) as exc:
+            io_.err.write(f"bash: {exc}\n")
+        return status
 
     # -- variables ----------------------------------------------------------------------------
 
-    def get(self, name):
+    def _frame_of(self, name):
+        """The dict holding `name`: its innermost local frame, else the globals (or None)."""
         for frame in reversed(self.locals):
             if name in frame:
-                return frame[name]
-        if name in self.vars:
-            return self.vars[name]
+                return frame
+        return self.vars if name in self.vars else None
+
+    def get_var(self, name):
+        """A variable's stored value: a str, an array, or None."""
+        frame = self._frame_of(name)
+        if frame is not None:
+            return frame[name]
         if name == "PWD":
             return os.getcwd()
         return None
 
+    def set_var(self, name, value):
+        """Store `value` (a str or an array) as the variable `name`, where it lives."""
+        frame = self._frame_of(name)
+        (self.vars if frame is None else frame)[name] = value
+
+    def get(self, name):
+        """A variable's value as a string (an array's element 0); `a[sub]` reads an element."""
+        if name.endswith("]") and "[" in name:
+            base, _, sub = name[:-1].partition("[")
+            return self.get_element(base, sub, key_expanded=True)
+        value = self.get_var(name)
+        if isinstance(value, IndexedArray):
+            return value.get(0)
+        if isinstance(value, AssocArray):
+            return value.get("0")
+        return value
+
     def set(self, name, value):
-        for frame in reversed(self.locals):
-            if name in frame:
-                frame[name] = value
-                return
-        self.vars[name] = value
+        if name.endswith("]") and "[" in name:
+            base, _, sub = name[:-1].partition("[")
+            self.set_element(base, sub, value, key_expanded=True)
+            return
+        current = self.get_var(name)
+        if isinstance(current, IndexedArray):
+            current.set(0, value)
+        elif isinstance(current, AssocArray):
+            current.set("0", value)
+        else:
+            self.set_var(name, value)
 
     def unset(self, name):
+        if name.endswith("]") and "[" in name:
+            base, _, sub = name[:-1].partition("[")
+            array = self.get_var(base)
+            if isinstance(array, AssocArray):
+                array.unset(self.expand_str(sub))
+            elif isinstance(array, IndexedArray):
+                array.unset(self.arith(sub))
+            elif sub in ("0", "@", "*"):
+                self.unset(base)
+            return
         for frame in reversed(self.locals):
             if name in frame:
                 frame[name] = None
@@ -149,11 +300,100 @@ class Shell:
         self.vars.pop(name, None)
         self.exported.discard(name)
 
+    def _key(self, array, sub, key_expanded):
+        if isinstance(array, AssocArray):
+            return sub if key_expanded else self.expand_str(sub)
+        try:
+            return self.arith(sub)
+        except ArithError as exc:
+            raise FatalError(f"{sub}: {exc}") from None
+
+    def is_set(self, name):
+        """`[[ -v name ]]`, `[[ -v a[k] ]]`: whether the variable (or element) is set."""
+        if name.endswith("]") and "[" in name:
+            base, _, sub = name[:-1].partition("[")
+            return self.get_element(base, sub, key_expanded=True) is not None
+        value = self.get_var(name)
+        if isinstance(value, (IndexedArray, AssocArray)):
+            return len(value) > 0
+        return value is not None or name in ("PWD",)
+
+    def get_element(self, name, sub, *, key_expanded=False):
+        array = self.get_var(name)
+        key = self._key(array, sub, key_expanded)
+        if isinstance(array, (IndexedArray, AssocArray)):
+            return array.get(key)
+        return array if key in (0, -1) else None
+
+    def set_element(self, name, sub, value, *, key_expanded=False, append=False):
+        array = self.get_var(name)
+        if not isinstance(array, (IndexedArray, AssocArray)):
+            array = IndexedArray([] if array is None else [array])
+            self.set_var(name, array)
+        key = self._key(array, sub, key_expanded)
+        if append:
+            value = (array.get(key) or "") + value
+        if array.set(key, value) is False:
+            raise FatalError(f"{name}[{sub}]: bad array subscript")
+
+    def assign_compound(self, name, inner, *, append=False, assoc=None, frame=None):
+        """`name=(...)` / `name+=(...)`: `inner` is the text between the parentheses, its words
+        expanded as bash does (values split and globbed; `[key]=value` not)."""
+        current = frame.get(name) if frame is not None else self.get_var(name)
+        if assoc is None:
+            assoc = isinstance(current, AssocArray)
+        if append and isinstance(current, (IndexedArray, AssocArray)):
+            array = current
+        elif append and isinstance(current, str):
+            array = AssocArray() if assoc else IndexedArray([current])
+        else:
+            array = AssocArray() if assoc else IndexedArray()
+        words = []
+        for tok in tokenize(inner):
+            if tok.kind == "word":
+                words.append(tok.value)
+            elif tok.kind == "op" and tok.value == "\n":
+                continue
+            elif tok.kind != "eof":
+                raise FatalError(f"syntax error near unexpected token `{tok.value}'")
+        index = array.next_index() if isinstance(array, IndexedArray) else 0
+        pending = []  # an associative array's `(key value key value ...)` form
+        for word in words:
+            keyed = split_assignment("x" + word) if word.startswith("[") else None
+            if keyed is not None and keyed[1] is not None:
+                _, sub, add, raw = keyed
+                value = self.expand_str(raw, assign=True)
+                if isinstance(array, AssocArray):
+                    key = self.expand_str(sub)
+                    array.set(key, (array.get(key) or "") + value if add else value)
+                else:
+                    index = self._key(array, sub, False)
+                    if add:
+                        value = (array.get(index) or "") + value
+                    at = array.resolve(index)
+                    if at is None or not array.set(at, value):
+                        raise FatalError(f"{name}[{sub}]: bad array subscript")
+                    index = at + 1
+                continue
+            for field in self.expand(word):
+                if isinstance(array, AssocArray):
+                    pending.append(field)
+                else:
+                    array.set(index, field)
+                    index += 1
+        if isinstance(array, AssocArray):
+            for k in range(0, len(pending), 2):
+                array.set(pending[k], pending[k + 1] if k + 1 < len(pending) else "")
+        if frame is not None:
+            frame[name] = array
+        else:
+            self.set_var(name, array)
+
     def environ(self):
         env = {}
         for name in self.exported:
-            value = self.get(name)
-            if value is not None:
+            value = self.get_var(name)
+            if isinstance(value, str):
                 env[name] = value
         return env
 
@@ -169,7 +409,7 @@ class Shell:
         if name == "-":
             return "hB"
         if name == "0":
-            return "bash"
+            return self.arg0
         if name.isdigit():
             k = int(name)
             return self.positional[k - 1] if 0 < k <= len(self.positional) else None
@@ -205,17 +445,34 @@ class Shell:
             if node.negate:
                 status = int(status == 0)
             self.status = status
-            if status != 0 and self.opts["errexit"] and not cond and not node.negate:
-                raise ShellExit(status)
+            if status != 0 and not cond and not node.negate:
+                if "ERR" in self.traps and not self._in_trap:
+                    self.run_trap("ERR", io_)
+                    self.status = status
+                if self.opts["errexit"]:
+                    raise ShellExit(status)
             return status
         if kind == "list":
             return self.exec_list(node, io_, cond)
         raise ShellError(f"cannot run {kind}")
 
+    def run_trap(self, event, io_):
+        """Run the trap set for `event` (its status is not the shell's)."""
+        action = self.traps.get(event)
+        if not action:
+            return
+        self._in_trap = True
+        try:
+            self.exec_list(parse(action), io_)
+        finally:
+            self._in_trap = False
+
     def exec_pipeline(self, node, io_, cond):
         stages = node.stages
         if len(stages) == 1:
-            return self.exec_command(stages[0], io_, cond)
+            status = self.exec_command(stages[0], io_, cond)
+            self.vars["PIPESTATUS"] = IndexedArray([str(status & 0xFF)])
+            return status
         data = io_.stdin
         statuses = []
         for k, stage in enumerate(stages):
@@ -225,6 +482,7 @@ class Shell:
             statuses.append(status)
             if not last:
                 data = out.getvalue()
+        self.vars["PIPESTATUS"] = IndexedArray([str(s & 0xFF) for s in statuses])
         if self.opts["pipefail"]:
             return next((s for s in reversed(statuses) if s != 0), 0)
         return statuses[-1]
@@ -235,11 +493,13 @@ class Shell:
         # that command's own redirections, which bash applies after expanding its words).
         saved_err = self._current_err
         self._current_err = io_.err
+        procsubs = len(self._procsubs)
         try:
             redirected, closers = self.redirect(node.redirs, io_)
         except ShellError as exc:
             io_.err.write(f"bash: {exc}\n")
             self._current_err = saved_err
+            self._finish_procsubs(procsubs, io_)
             return 1
         if kind != "simple":
             self._current_err = redirected.err
@@ -254,33 +514,97 @@ class Shell:
                         self.exec_list(node.body, redirected, cond)
                         if kind in ("subshell", "group")
                         else self.exec_compound(node, redirected, cond)
-                    )
+                    ),
+                    redirected,
                 )
             return self.exec_compound(node, redirected, cond)
         finally:
             self._current_err = saved_err
             for close in closers:
                 close()
+            self._finish_procsubs(procsubs, io_)
 
-    def subshell(self, body):
+    def subshell(self, body, io_=None):
+        """Run `body` on a copy of the shell's state (a subshell); its EXIT trap, if it sets
+        one, runs as it ends (on `io_`)."""
         saved = (
-            dict(self.vars),
+            _copy_vars(self.vars),
             set(self.exported),
             dict(self.functions),
             list(self.positional),
             dict(self.opts),
             os.getcwd(),
+            [_copy_vars(frame) for frame in self.locals],
+            self.traps,
         )
+        self.traps = {}
+        status = 1
         try:
-            return body()
+            status = body()
         except ShellExit as exc:
-            return exc.code
+            status = exc.code
         finally:
-            self.vars, self.exported, self.functions, self.positional, self.opts, cwd = saved
+            if self.traps.get("EXIT") and io_ is not None:
+                status = self.run_exit_trap(io_, status)
+            (
+                self.vars,
+                self.exported,
+                self.functions,
+                self.positional,
+                self.opts,
+                cwd,
+                self.locals[:],
+                self.traps,
+            ) = saved
             try:
                 os.chdir(cwd)
             except OSError:
                 pass
+        return status
+
+    # -- process substitution -----------------------------------------------------------------
+
+    def process_substitution(self, word):
+        """`<(cmd)`: cmd's output in a file, whose path replaces the word. `>(cmd)`: a file the
+        command writes, given to cmd as its stdin once the command has run. WASI has no pipes
+        between processes: the files live in the temporary directory until the command ends."""
+        import tempfile
+
+        fd, path = tempfile.mkstemp(prefix="cove-procsub-")
+        os.close(fd)
+        source = word[2:-1]
+        if word[0] == "<":
+            out = Writer()
+            try:
+                tree = parse(source)
+            except ShellSyntaxError as exc:
+                raise FatalError(f"process substitution: {exc}") from None
+            self.subshell(lambda: self.exec_list(tree, IO(b"", out, self._current_err)))
+            with open(path, "wb") as f:
+                f.write(out.getvalue())
+            self._procsubs.append((path, None))
+        else:
+            self._procsubs.append((path, source))
+        return path
+
+    def _finish_procsubs(self, mark, io_):
+        """After the command that used them: run each `>(cmd)` on what was written to it, and
+        remove the files."""
+        while len(self._procsubs) > mark:
+            path, source = self._procsubs.pop(mark)
+            try:
+                if source is not None:
+                    with open(path, "rb") as f:
+                        data = f.read()
+                    tree = parse(source)
+                    self.subshell(lambda t=tree, d=data: self.exec_list(t, IO(d, io_.out, io_.err)))
+            except ShellSyntaxError as exc:
+                io_.err.write(f"bash: process substitution: {exc}\n")
+            finally:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
 
     def exec_compound(self, node, io_, cond):
         kind = node.kind
@@ -325,6 +649,8 @@ class Shell:
                     if c.levels > 1:
                         raise LoopContinue(c.levels - 1) from None
             return status
+        if kind == "select":
+            return self.exec_select(node, io_, cond)
         if kind == "cfor":
             self.arith(node.init)
             status = 0
@@ -364,7 +690,50 @@ class Shell:
                 return 2
         if kind in ("group", "subshell"):
             return self.exec_list(node.body, io_, cond)
+        if kind == "unsupported":
+            io_.err.write(f"bash: {node.what}\n")
+            return 2
         raise ShellError(f"unsupported construct {kind}")
+
+    def exec_select(self, node, io_, cond):
+        """`select`: the menu and the `PS3` prompt on stderr, a line of stdin per round."""
+        items = list(self.positional) if node.items is None else []
+        for word in node.items or []:
+            items.extend(self.expand(word))
+        data = io_.stdin if isinstance(io_.stdin, bytes) else b""
+        lines = data.decode("utf-8", "surrogateescape").splitlines()
+        status = 0  # the body's last, when a `break` ends the loop
+        show_menu = True
+        while True:
+            if show_menu:
+                width = len(str(len(items)))
+                for k, item in enumerate(items, 1):
+                    io_.err.write(f"{k:>{width}}) {item}\n")
+            io_.err.write(self.get("PS3") if self.get("PS3") is not None else "#? ")
+            if not lines:
+                io_.out.write("\n")
+                return 1
+            reply = lines.pop(0)
+            self.set("REPLY", reply)
+            show_menu = reply.strip() == ""
+            if show_menu:
+                continue
+            choice = reply.strip()
+            self.set(
+                node.var,
+                items[int(choice) - 1]
+                if choice.isdigit() and 0 < int(choice) <= len(items)
+                else "",
+            )
+            try:
+                status = self.exec_list(node.body, IO(b"", io_.out, io_.err), cond)
+            except LoopBreak as b:
+                if b.levels > 1:
+                    raise LoopBreak(b.levels - 1) from None
+                return status
+            except LoopContinue as c:
+                if c.levels > 1:
+                    raise LoopContinue(c.levels - 1) from None
 
     def arith(self, expr):
         expanded = self.expand_str(expr, arith=True)
@@ -379,13 +748,33 @@ class Shell:
 
     def exec_simple(self, node, io_, cond):
         argv = []
-        for word in node.words:
+        declaring = bool(node.words) and node.words[0] in DECLARATIONS
+        for k, word in enumerate(node.words):
+            parts = split_assignment(word) if declaring and k else None
+            if parts is not None:
+                raw = parts[3]
+                if parts[1] is None and raw.startswith("(") and raw.endswith(")"):
+                    argv.append(Compound(word))
+                else:
+                    argv.append(word[: len(word) - len(raw)] + self.expand_str(raw, assign=True))
+                continue
             argv.extend(self.expand(word))
+        if not argv:
+            # Assignments alone: made in order (each sees the ones before it); the status is
+            # the last command substitution's, else 0.
+            self._subst_status = None
+            for a in node.assigns:
+                self.assign(a)
+            if self.opts["xtrace"] and node.assigns:
+                io_.err.write("+ " + " ".join(node.assigns) + "\n")
+            status = self._subst_status
+            self._subst_status = None
+            if status is not None:
+                return status
+            return self.status if node.words else 0
         assigns = []
         for a in node.assigns:
-            name, _, value = a.partition("=")
-            append = name.endswith("+")
-            name = name.rstrip("+")
+            name, _, append, value = split_assignment(a)
             value = self.expand_str(value, assign=True)
             if append:
                 value = (self.get(name) or "") + value
@@ -396,10 +785,6 @@ class Shell:
                 + " ".join([f"{n}={v}" for n, v in assigns] + [shell_quote(a) for a in argv])
                 + "\n"
             )
-        if not argv:
-            for name, value in assigns:
-                self.set(name, value)
-            return self.status if node.words else 0
         saved = {}
         if assigns:
             for name, value in assigns:
@@ -416,6 +801,20 @@ class Shell:
                     self.set(name, old)
                 if not was_exported:
                     self.exported.discard(name)
+
+    def assign(self, word):
+        """One assignment word, made now: `a=v`, `a+=v`, `a[k]=v`, `a=(...)`, `a+=(...)`."""
+        name, sub, append, raw = split_assignment(word)
+        if sub is None and raw.startswith("(") and raw.endswith(")"):
+            self.assign_compound(name, raw[1:-1], append=append)
+            return
+        value = self.expand_str(raw, assign=True)
+        if sub is not None:
+            self.set_element(name, sub, value, append=append)
+            return
+        if append:
+            value = (self.get(name) or "") + value
+        self.set(name, value)
 
     def call(self, argv, io_, cond=False):
         name = argv[0]
@@ -544,6 +943,8 @@ class Shell:
     def expand(self, word):
         """Full expansion of one word into fields: braces, tilde, parameters, command and
         arithmetic substitution, field splitting, pathname expansion, quote removal."""
+        if word[:2] in ("<(", ">(") and word.endswith(")") and scan_dollar(word, 0) == len(word):
+            return [self.process_substitution(word)]
         fields = []
         for piece in brace_expand(word):
             fields.extend(self._expand_one(piece))
@@ -806,6 +1207,14 @@ class Shell:
 
     def param(self, body, quoted):
         """${...} forms."""
+        m = _SUBSCRIPTED.match(body)
+        if m is not None:
+            close = _subscript_end(body, m.end())
+            if close is None:
+                raise FatalError(f"${{{body}}}: bad substitution")
+            return self._param_array(
+                m.group(1), m.group(2), body[m.end() : close], body[close + 1 :], quoted, body
+            )
         if body.startswith("#") and len(body) > 1:
             name = body[1:]
             if name in ("@", "*"):
@@ -828,24 +1237,105 @@ class Shell:
             if value is None and self.opts["nounset"]:
                 raise FatalError(f"{name}: unbound variable")
             return value or "", None, None
+        return self._param_ops(name, value, rest, body), None, None
+
+    def _param_array(self, prefix, name, sub, rest, quoted, body):
+        """`${a[...]...}`, `${#a[...]}` and `${!a[@]}`."""
+        array = self.get_var(name)
+        if sub in ("@", "*"):
+            if isinstance(array, (IndexedArray, AssocArray)):
+                keys, values = array.keys(), array.values()
+            elif array is None:
+                keys, values = [], []
+            else:
+                keys, values = ["0"], [array]
+            if prefix in ("#", "!") and rest:
+                raise FatalError(f"${{{body}}}: bad substitution")
+            if prefix == "#":
+                return str(len(values)), None, None
+            if prefix == "!":
+                items = keys
+            elif not rest:
+                items = values
+            else:
+                items = self._array_ops(name, array, values, rest, body)
+                if isinstance(items, str):
+                    return items, None, None
+            if sub == "@" or not quoted:
+                return None, None, items
+            ifs = self.get("IFS")
+            sep = (ifs[0] if ifs else "") if ifs is not None else " "
+            return sep.join(items), None, None
+        value = self.get_element(name, sub)
+        if prefix == "#":
+            return str(len(value or "")), None, None
+        if prefix == "!":
+            return self._lookup(value or "") or "", None, None
+        if not rest:
+            if value is None and self.opts["nounset"]:
+                raise FatalError(f"{name}[{sub}]: unbound variable")
+            return value or "", None, None
+        return self._param_ops(f"{name}[{sub}]", value, rest, body), None, None
+
+    def _array_ops(self, name, array, values, rest, body):
+        """An operator applied to every element (`${a[@]#p}`, `${a[@]^^}`, ...), a slice
+        (`${a[@]:1:2}`) or a default (`${a[@]:-w}`): the resulting fields, or one string."""
+        for op in (":-", ":=", ":+", ":?", "-", "=", "+", "?"):
+            if rest.startswith(op):
+                empty = not values or (op.startswith(":") and "".join(values) == "")
+                base = op[-1]
+                word = rest[len(op) :]
+                if base == "-":
+                    return self.expand_str(word) if empty else values
+                if base == "+":
+                    return "" if empty else self.expand_str(word)
+                if base == "?" and empty:
+                    message = self.expand_str(word) or "parameter null or not set"
+                    raise FatalError(f"{name}: {message}")
+                if base == "=" and empty:
+                    raise FatalError(f"{name}[@]: bad array subscript")
+                return values
+        if rest.startswith(":"):
+            off, _, length = rest[1:].partition(":")
+            try:
+                start = self.arith(off)
+                count = self.arith(length) if length else None
+            except ArithError as exc:
+                raise FatalError(str(exc)) from None
+            if isinstance(array, IndexedArray):
+                if start < 0:
+                    start += array.next_index()
+                chosen = [array.items[k] for k in sorted(array.items) if k >= start]
+            else:
+                chosen = values[start:] if start >= 0 else values[len(values) + start :]
+            if count is not None:
+                if count < 0:
+                    raise FatalError(f"{length}: substring expression < 0")
+                chosen = chosen[:count]
+            return chosen
+        return [self._param_ops(name, v, rest, body) for v in values]
+
+    def _param_ops(self, name, value, rest, body):
+        """`${name<rest>}` on one value (None: unset): defaults, trimming, replacement,
+        substrings, case."""
         for op in (":-", ":=", ":+", ":?", "-", "=", "+", "?"):
             if rest.startswith(op):
                 word = rest[len(op) :]
                 unset = value is None or (op.startswith(":") and value == "")
                 base = op[-1]
                 if base == "-":
-                    return (self.expand_str(word) if unset else value), None, None
+                    return self.expand_str(word) if unset else value
                 if base == "=":
                     if unset:
                         value = self.expand_str(word)
                         self.set(name, value)
-                    return value, None, None
+                    return value
                 if base == "+":
-                    return ("" if unset else self.expand_str(word)), None, None
+                    return "" if unset else self.expand_str(word)
                 if unset:
                     msg = self.expand_str(word) or "parameter null or not set"
                     raise FatalError(f"{name}: {msg}")
-                return value, None, None
+                return value
         if value is None:
             if self.opts["nounset"]:
                 raise FatalError(f"{name}: unbound variable")
@@ -853,7 +1343,7 @@ class Shell:
         for op in ("##", "#", "%%", "%"):
             if rest.startswith(op):
                 pattern = self.expand_pattern(rest[len(op) :])
-                return trim_pattern(value, pattern, op), None, None
+                return trim_pattern(value, pattern, op)
         if rest.startswith("//") or rest.startswith("/"):
             all_ = rest.startswith("//")
             spec = rest[2:] if all_ else rest[1:]
@@ -861,12 +1351,8 @@ class Shell:
             if spec[:1] in ("#", "%") and not all_:
                 anchor, spec = spec[0], spec[1:]
             pat, _, rep = split_unescaped(spec, "/")
-            return (
-                replace_pattern(
-                    value, self.expand_pattern(pat), self.expand_str(rep), all_, anchor
-                ),
-                None,
-                None,
+            return replace_pattern(
+                value, self.expand_pattern(pat), self.expand_str(rep), all_, anchor
             )
         if rest.startswith(":"):
             spec = rest[1:]
@@ -878,18 +1364,18 @@ class Shell:
                 if length:
                     ln = self.arith(length)
                     end = start + ln if ln >= 0 else len(value) + ln
-                    return value[start:end], None, None
-                return value[start:], None, None
+                    return value[start:end]
+                return value[start:]
             except ArithError as exc:
                 raise FatalError(str(exc)) from None
         if rest in ("^^", ",,", "^", ","):
             if rest == "^^":
-                return value.upper(), None, None
+                return value.upper()
             if rest == ",,":
-                return value.lower(), None, None
+                return value.lower()
             if rest == "^":
-                return value[:1].upper() + value[1:], None, None
-            return value[:1].lower() + value[1:], None, None
+                return value[:1].upper() + value[1:]
+            return value[:1].lower() + value[1:]
         raise FatalError(f"${{{body}}}: bad substitution")
 
     def _lookup(self, name):
@@ -909,8 +1395,9 @@ class Shell:
         def body():
             return self.exec_list(tree, IO(b"", out, err))
 
-        status = self.subshell(body)
+        status = self.subshell(body, IO(b"", out, err))
         self.status = status if status is not None else saved_status
+        self._subst_status = self.status
         return out.getvalue().decode("utf-8", "surrogateescape").rstrip("\n")
 
     def match(self, text, pattern):
@@ -989,6 +1476,8 @@ class Shell:
                 )
             ):
                 operand = self.expand_str(take()[1])
+                if raw == "-v":
+                    return self.is_set(operand)
                 return unary_test(raw, operand)
             left = self.expand_str(raw)
             if nxt is None or nxt in (("op", "&&"), ("op", "||"), ("op", ")")):

@@ -5,6 +5,8 @@ only needs to find where a word ends. Anything the parser does not support is a 
 error, never a silent misreading.
 """
 
+import re
+
 OPERATORS = [
     "&&",
     "||",
@@ -165,7 +167,18 @@ def tokenize(src):
                         pending.append(tok)
                     continue
         if c in "<>" and i + 1 < n and src[i + 1] == "(":
-            raise ShellSyntaxError("process substitution <(...) is not supported in this shell")
+            # Process substitution: one word, `<(...)` or `>(...)`, its command kept raw.
+            j = scan_dollar(src, i)
+            toks.append(Tok("word", src[i:j]))
+            i = j
+            continue
+        if src.startswith("((", i):
+            end = _arith_end(src, i + 2)
+            if end is not None:
+                # `(( expr ))` (or `for (( ...; ...; ... ))`): the expression's raw text.
+                toks.append(Tok("arith", src[i + 2 : end]))
+                i = end + 2
+                continue
         op = _match_op(src, i)
         if op:
             tok = Tok("op", op)
@@ -183,6 +196,35 @@ def tokenize(src):
     return toks
 
 
+def _arith_end(src, i):
+    """Where the `))` closing an arithmetic command opened just before src[i] starts, or None
+    when the parentheses close otherwise (`( (cmd) )`, nested subshells)."""
+    n = len(src)
+    depth = 0
+    while i < n:
+        c = src[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in "'\"":
+            i = scan_quoted(src, i + 1, c)
+            continue
+        if c == "$" and i + 1 < n and src[i + 1] in "({":
+            i = scan_dollar(src, i)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                return i if src.startswith("))", i) else None
+            depth -= 1
+        i += 1
+    return None
+
+
+_ARRAY_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+
+
 def _match_op(src, i):
     for op in OPERATORS:
         if src.startswith(op, i):
@@ -195,9 +237,11 @@ def _scan_word(src, i):
     start = i
     while i < n:
         c = src[i]
+        if c == "(" and _ARRAY_TARGET.fullmatch(src, start, i):
+            # An array's compound assignment, `name=(...)` or `name+=(...)`: one word.
+            i = scan_dollar(src, i - 1)
+            continue
         if c in " \t\n;&|<>()":
-            if c in "<>" and i + 1 < n and src[i + 1] == "(" and i == start:
-                raise ShellSyntaxError("process substitution <(...) is not supported")
             break
         if c == "\\":
             i += 2
@@ -308,6 +352,30 @@ class Parser:
             raise _unexpected(self.peek())
         return node
 
+    def next_item(self):
+        """The next complete top-level command (an `item`), or None at the end: a script runs
+        each as soon as it is parsed, as bash does, so a syntax error stops it only there."""
+        self.skip_newlines()
+        tok = self.peek()
+        if tok.kind == "eof":
+            return None
+        if tok.kind == "op" and tok.value in (")", ";;", ";"):
+            raise _unexpected(tok)
+        node = self.and_or()
+        background = False
+        if self.at_op("&"):
+            self.next()
+            background = True
+        elif self.at_op(";"):
+            self.next()
+        elif not self.at_op("\n") and self.peek().kind != "eof":
+            raise _unexpected(self.peek())
+        return Node("item", node=node, background=background)
+
+    def line(self):
+        """The line (from 1) of the token the parser is at."""
+        return 1 + sum(1 for tok in self.toks[: self.pos] if tok.kind == "op" and tok.value == "\n")
+
     def list_(self, stop):
         items = []
         self.skip_newlines()
@@ -363,9 +431,10 @@ class Parser:
 
     def command(self):
         tok = self.peek()
+        if tok.kind == "arith":
+            self.next()
+            return self._with_redirs(Node("arith", expr=tok.value, redirs=[]))
         if tok.kind == "op" and tok.value == "(":
-            if self.peek(1).kind == "op" and self.peek(1).value == "(":
-                return self._with_redirs(self.arith_command())
             self.next()
             body = self.list_(stop=())
             if not self.at_op(")"):
@@ -398,8 +467,27 @@ class Parser:
                         raise _unexpected(self.peek())
                     self.next()
                 return self.funcbody(name)
-            if v in ("select", "coproc"):
-                raise ShellSyntaxError(f"`{v}' is not supported in this shell")
+            if v == "select":
+                node = self.for_()
+                node.kind = "select"
+                return self._with_redirs(node)
+            if v == "coproc":
+                # Parsed as bash does (`coproc [NAME] command`), run as a clear error.
+                self.next()
+                if (
+                    self.peek().kind == "word"
+                    and is_name(self.peek().value)
+                    and self.peek(1).kind == "word"
+                    and self.peek(1).value in ("{", "while")
+                ):
+                    self.next()
+                self.command()
+                return Node(
+                    "unsupported",
+                    what="coproc: not supported in this shell (no processes to run beside it);"
+                    " use a pipeline, or a temporary file",
+                    redirs=[],
+                )
             if v in ("then", "elif", "else", "fi", "do", "done", "esac", "}", "in", "]]"):
                 raise _unexpected(tok)
             if (
@@ -467,8 +555,6 @@ class Parser:
                 break
             if not words and _is_assignment(tok.value):
                 assigns.append(self.next().value)
-                if self.at_op("(") and assigns[-1].endswith("="):
-                    raise ShellSyntaxError("arrays are not supported in this shell")
                 continue
             if words or tok.value not in RESERVED or tok.value in ("!",):
                 if not words and tok.value in (
@@ -522,12 +608,9 @@ class Parser:
         return Node("while", cond=cond, body=body, until=until, redirs=[])
 
     def for_(self):
-        self.expect_word("for")
-        if self.at_op("(") and self.peek(1).kind == "op" and self.peek(1).value == "(":
-            self.next()
-            self.next()
-            text = self._raw_until_double_paren()
-            parts = text.split(";")
+        self.next()  # `for` (or `select`)
+        if self.peek().kind == "arith":
+            parts = split_unquoted(self.next().value, ";")
             if len(parts) != 3:
                 raise ShellSyntaxError("syntax error in C-style for loop")
             if self.at_op(";"):
@@ -554,31 +637,6 @@ class Parser:
         body = self.list_(stop=("done",))
         self.expect_word("done")
         return Node("for", var=name.value, items=items, body=body, redirs=[])
-
-    def _raw_until_double_paren(self):
-        # Re-read the raw words between (( and )) from the token stream.
-        parts: list[str] = []
-        depth = 0
-        while True:
-            tok = self.next()
-            if tok.kind == "eof":
-                raise ShellSyntaxError("unexpected EOF while looking for `))'")
-            if tok.kind == "op" and tok.value == ")":
-                if depth == 0 and self.at_op(")"):
-                    self.next()
-                    return " ".join(parts)
-                depth -= 1
-                parts.append(")")
-                continue
-            if tok.kind == "op" and tok.value == "(":
-                depth += 1
-            parts.append(tok.value if tok.kind == "word" else tok.value.strip())
-        return ""
-
-    def arith_command(self):
-        self.next()
-        self.next()
-        return Node("arith", expr=self._raw_until_double_paren(), redirs=[])
 
     def case_(self):
         self.expect_word("case")
@@ -629,13 +687,42 @@ def is_name(s):
 
 
 def _is_assignment(word):
-    eq = word.find("=")
-    if eq <= 0:
-        return False
-    name = word[:eq]
-    if name.endswith("+"):
-        name = name[:-1]
-    return is_name(name)
+    """`name=value`, `name+=value`, `name[subscript]=value` (and `+=`)."""
+    return split_assignment(word) is not None
+
+
+def split_assignment(word):
+    """(name, subscript or None, append, value) of an assignment word, or None."""
+    m = _ASSIGNMENT.match(word)
+    if m is None:
+        return None
+    return m.group(1), m.group(2), bool(m.group(3)), word[m.end() :]
+
+
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[((?:[^\]\\]|\\.)*)\])?(\+?)=")
+
+
+def split_unquoted(text, sep):
+    """`text` split at each `sep` outside quotes and parentheses."""
+    parts, depth, start, i, n = [], 0, 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in "'\"":
+            i = scan_quoted(text, i + 1, c)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    parts.append(text[start:])
+    return parts
 
 
 def _unexpected(tok):

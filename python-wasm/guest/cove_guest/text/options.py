@@ -87,3 +87,80 @@ def long_values(args, name):
         elif a == name and k + 1 < len(args):
             out.append(args[k + 1])
     return out
+
+
+def getopt(
+    args: list[str], spec: str, longs: dict[str, tuple[str, int]] | None = None
+) -> tuple[list[tuple[str, str | None]], list[str]]:
+    """GNU getopt_long, options kept in order (for those that repeat or accumulate).
+
+    `spec` is getopt's optstring: a letter, then `:` when it takes a value, `::` when the value
+    is optional (attached only: `-i.bak`); a leading `+` stops at the first operand (xargs's
+    command), as POSIXLY_CORRECT does. `longs` maps a long name to (key, arity): 0 no
+    value, 1 a value (`--name=v` or `--name v`), 2 an optional one (`--name=v` only); an
+    unambiguous prefix of a long name is accepted, as getopt_long does. Operands may come
+    anywhere (GNU permutes them); `--` ends the options. Returns ([(key, value)], operands).
+    """
+    arity = {}
+    in_order = spec.startswith("+")
+    k = 1 if in_order else 0
+    while k < len(spec):
+        colons = len(spec[k + 1 :]) - len(spec[k + 1 :].lstrip(":"))
+        arity[spec[k]] = min(colons, 2)
+        k += 1 + colons
+    longs = longs or {}
+    opts: list[tuple[str, str | None]] = []
+    operands: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            operands.extend(args[i:])
+            break
+        if a.startswith("--"):
+            name, eq, val = a[2:].partition("=")
+            matches = [n for n in longs if n.startswith(name)]
+            if name in longs:
+                matches = [name]
+            if not matches:
+                raise UsageError(f"unrecognized option '{a}'")
+            if len({longs[n] for n in matches}) > 1:
+                raise UsageError(
+                    f"option '{a}' is ambiguous; possibilities:"
+                    + "".join(f" '--{n}'" for n in matches)
+                )
+            key, takes = longs[matches[0]]
+            if takes == 0 and eq:
+                raise UsageError(f"option '--{matches[0]}' doesn't allow an argument")
+            if takes == 1 and not eq:
+                if i >= len(args):
+                    raise UsageError(f"option '--{matches[0]}' requires an argument")
+                val = args[i]
+                i += 1
+            opts.append((key, val if (eq or takes == 1) else None))
+            continue
+        if not a.startswith("-") or a == "-":
+            operands.append(a)
+            if in_order:
+                operands.extend(args[i:])
+                break
+            continue
+        j = 1
+        while j < len(a):
+            ch = a[j]
+            j += 1
+            if ch not in arity or ch == ":":
+                raise UsageError(f"invalid option -- '{ch}'")
+            if arity[ch] == 0:
+                opts.append((ch, None))
+                continue
+            val = a[j:]
+            if not val and arity[ch] == 1:
+                if i >= len(args):
+                    raise UsageError(f"option requires an argument -- '{ch}'")
+                val = args[i]
+                i += 1
+            opts.append((ch, val if (val or arity[ch] == 1) else None))
+            break
+    return opts, operands
