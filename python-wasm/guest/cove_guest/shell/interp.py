@@ -47,6 +47,7 @@ from cove_guest.shell.parse import (
     scan_quoted,
     split_assignment,
     tokenize,
+    unquoted_chars,
 )
 from cove_guest.text.errors import ShellError, os_message
 from cove_guest.text.escapes import ansi_c, shell_quote
@@ -65,25 +66,13 @@ _SUBSCRIPTED = re.compile(r"([#!]?)([A-Za-z_][A-Za-z0-9_]*)\[")
 def _subscript_end(body, i):
     """The index of the `]` closing the subscript that starts at body[i], or None."""
     depth = 1
-    n = len(body)
-    while i < n:
-        c = body[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c in "'\"":
-            i = scan_quoted(body, i + 1, c)
-            continue
-        if c == "$" and i + 1 < n and body[i + 1] in "({":
-            i = scan_dollar(body, i)
-            continue
+    for j, c in unquoted_chars(body, i):
         if c == "[":
             depth += 1
         elif c == "]":
             depth -= 1
             if depth == 0:
-                return i
-        i += 1
+                return j
     return None
 
 

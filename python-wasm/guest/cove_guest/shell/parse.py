@@ -196,29 +196,36 @@ def tokenize(src):
     return toks
 
 
-def _arith_end(src, i):
-    """Where the `))` closing an arithmetic command opened just before src[i] starts, or None
-    when the parentheses close otherwise (`( (cmd) )`, nested subshells)."""
-    n = len(src)
-    depth = 0
+def unquoted_chars(text, i=0):
+    """(index, character) of each character of text[i:] outside quotes, backslash escapes and
+    `$(...)`/`${...}` forms: what the scanners below count brackets and separators on."""
+    n = len(text)
     while i < n:
-        c = src[i]
+        c = text[i]
         if c == "\\":
             i += 2
             continue
         if c in "'\"":
-            i = scan_quoted(src, i + 1, c)
+            i = scan_quoted(text, i + 1, c)
             continue
-        if c == "$" and i + 1 < n and src[i + 1] in "({":
-            i = scan_dollar(src, i)
+        if c == "$" and i + 1 < n and text[i + 1] in "({":
+            i = scan_dollar(text, i)
             continue
+        yield i, c
+        i += 1
+
+
+def _arith_end(src, i):
+    """Where the `))` closing an arithmetic command opened just before src[i] starts, or None
+    when the parentheses close otherwise (`( (cmd) )`, nested subshells)."""
+    depth = 0
+    for j, c in unquoted_chars(src, i):
         if c == "(":
             depth += 1
         elif c == ")":
             if depth == 0:
-                return i if src.startswith("))", i) else None
+                return j if src.startswith("))", j) else None
             depth -= 1
-        i += 1
     return None
 
 
@@ -704,23 +711,15 @@ _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[((?:[^\]\\]|\\.)*)\])?(\
 
 def split_unquoted(text, sep):
     """`text` split at each `sep` outside quotes and parentheses."""
-    parts, depth, start, i, n = [], 0, 0, 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c in "'\"":
-            i = scan_quoted(text, i + 1, c)
-            continue
+    parts, depth, start = [], 0, 0
+    for j, c in unquoted_chars(text):
         if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
         elif c == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-        i += 1
+            parts.append(text[start:j])
+            start = j + 1
     parts.append(text[start:])
     return parts
 
