@@ -1,8 +1,10 @@
-"""Small helpers shared by the benchmarks: summaries and process memory."""
+"""Small helpers shared by the benchmarks: summaries, process memory, and keeping a section's
+numbers in bench/results.json."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import pathlib
 import statistics
@@ -59,3 +61,11 @@ async def time_calls(
         await fn()
         samples.append(time.perf_counter() - t0)
     return summary(samples)
+
+
+def store_section(name: str, results: object) -> None:
+    """Keep `results` as section `name` of bench/results.json, beside the others."""
+    path = pathlib.Path(__file__).with_name("results.json")
+    stored = json.loads(path.read_text()) if path.exists() else {}
+    stored[name] = results
+    path.write_text(json.dumps(stored, indent=2) + "\n")

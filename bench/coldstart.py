@@ -15,7 +15,6 @@ bench/results.json (`coldstart`), which the docs that quote them are checked aga
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pathlib
 import re
@@ -31,6 +30,7 @@ from cove._engine import Engine
 from cove._guest import Guest
 from tests.support.servers import free_port
 
+from ._stats import store_section
 from .interpreter import WORKLOADS, run_in_guest, time_in_guest
 
 
@@ -121,10 +121,7 @@ def main() -> None:
             flush=True,
         )
 
-    path = pathlib.Path(__file__).with_name("results.json")
-    stored = json.loads(path.read_text()) if path.exists() else {}
-    stored["coldstart"] = results
-    path.write_text(json.dumps(stored, indent=2) + "\n")
+    store_section("coldstart", results)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import sys
 import tempfile
 import time
 
+from ._stats import store_section
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 WRITE_1MB = (
     "with open('w.bin', 'wb', buffering=0) as f:\n"
@@ -114,10 +116,7 @@ def main() -> None:
         new = statistics.median(r[measure] for r in rounds["new"])
         result[measure] = {"old_ms": old, "new_ms": new}
         print(f"| {measure} | {old:.3f} | {new:.3f} | {new / old:.2f}× |")
-    path = ROOT / "bench" / "results.json"
-    stored = json.loads(path.read_text()) if path.exists() else {}
-    stored["hotpath"] = result
-    path.write_text(json.dumps(stored, indent=2) + "\n")
+    store_section("hotpath", result)
 
 
 if __name__ == "__main__":

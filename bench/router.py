@@ -15,7 +15,6 @@ session) and straight to one replica, alternating. Prints a Markdown table (docs
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import subprocess
 import sys
@@ -25,7 +24,7 @@ import time
 import cove
 from tests.support.replicas import find_haproxy, start_cluster
 
-from ._stats import summary
+from ._stats import store_section, summary
 from .lean import LeanClient, _code, _create_first_exec
 
 NAMES = ("cove-0", "cove-1", "cove-2")
@@ -87,10 +86,7 @@ def main() -> None:
             f"| {label} | {d['p50_ms']:.3f} | {r['p50_ms']:.3f} | "
             f"{r['p50_ms'] - d['p50_ms']:+.3f} | {d['p95_ms']:.3f} | {r['p95_ms']:.3f} |"
         )
-    path = pathlib.Path(__file__).with_name("results.json")
-    stored = json.loads(path.read_text()) if path.exists() else {}
-    stored["router"] = results
-    path.write_text(json.dumps(stored, indent=2) + "\n")
+    store_section("router", results)
 
 
 if __name__ == "__main__":
