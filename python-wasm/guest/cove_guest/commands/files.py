@@ -483,8 +483,10 @@ def _resolve(name: str, mode: str, physical: bool = True) -> str | None:
         return resolved
     if mode == "e":
         return resolved if os.path.exists(resolved) else None
+    # A path that exists has its parent (WASI cannot stat "/" above /workspace, so asking
+    # about the parent alone would refuse /workspace itself).
     parent = os.path.dirname(resolved)
-    return resolved if os.path.isdir(parent) else None
+    return resolved if os.path.exists(resolved) or os.path.isdir(parent) else None
 
 
 def realpath(ctx, args):
