@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Builds Cove's CPython 3.11 for wasm32-wasi: a call-in reactor, pre-initialised with Wizer.
+# Builds Cove's CPython 3.11 for wasm32-wasi: a call-in reactor, pre-initialised (snapshot.py).
 #
 # Usage: python-wasm/build.sh [STEP ...]      (no step: all of them, in order)
 #
 # Steps, each idempotent (a stamp in $BUILD/stamps skips a finished step; `clean` removes them):
-#   toolchain  Debian's clang-19, lld-19, llvm-19, wasi-libc, compiler-rt for wasm32, a private
-#              libc++/libc++abi 19 layer for wasm32 (no C++ exceptions), and Wizer from npm
+#   toolchain  Debian's clang-19, lld-19, llvm-19, wasi-libc, compiler-rt for wasm32, and
+#              binaryen's wasm-opt from npm (the extensions' libc++ layer is python-wasm/cross's toolchain)
 #   sources    the pinned Debian source packages, verified by sha256, unpacked with Debian's patches
 #   sysroot    a private wasm32-wasi sysroot, so clang never sees the host's /usr/include
 #   zlib bzip2 xz sqlite   the C libraries CPython's zlib, bz2, lzma and sqlite3 modules need
@@ -15,13 +15,13 @@
 #              builds with (profile-guided optimisation, issue 14)
 #   cpython    cross-builds libpython3.11.a for wasm32-wasi, using the host's python3.11 as build Python
 #   stdlib     the byte-compiled, deterministic stdlib zip (with the guest package, guest/cove_guest)
-#   numpy      cross-builds numpy from its pinned sdist: scientific/build-numpy.sh (its README)
-#   pandas     the same for pandas; stages both packages' Python trees and extension modules
+#   extensions cross-builds the packages with C extensions, one recipe each (recipes/, by
+#              python-wasm/cross), and stages their Python trees and extension modules
 #   packages   adds the pinned pure-Python packages (packages.txt, PyPI wheels by sha256) and the
-#              staged numpy and pandas to the zip
+#              staged packages to the zip
 #   reactor    links the reactor: libpython + modules + the packages' extension modules (a
 #              generated table registers them by dotted name) + guest/c/cove_driver.c (no _start)
-#   snapshot   Wizer pre-initialises the reactor into python.wasm
+#   snapshot   snapshot.py pre-initialises the reactor into python.wasm (on wasmtime-py)
 #   install    copies the artifacts into runtime/cove/_interpreter/ and writes manifest.json
 #
 # Requires root only for the toolchain step (apt-get). Honours SOURCE_DATE_EPOCH (default: the
@@ -36,18 +36,19 @@ SYSROOT=$BUILD/sysroot
 DEPS=$BUILD/deps
 STAMPS=$BUILD/stamps
 
-# Pinned versions. A version that the archive no longer serves fails the sources step loudly.
+# Pinned versions: versions.toml, their one home (DEBIAN_*, NPM_*).
+eval "$(cd "$HERE" && python3.11 -m cross env)"
 PY_PKG=python3.11
-PY_VER=3.11.2-6+deb12u8
-ZLIB_VER=1:1.2.13.dfsg-1
-BZIP2_VER=1.0.8-5
-XZ_VER=5.4.1-1+deb12u2
-SQLITE_VER=3.40.1-2+deb12u2
-LLVM=19
-CLANG_VER=1:19.1.7-3~deb12u1
-WASI_LIBC_VER=0.0~git20220510.9886d3d-2
-TZDATA_VER=2026f-0+deb12u1
-WIZER_VER=10.0.0
+PY_VER=$DEBIAN_PYTHON
+ZLIB_VER=$DEBIAN_ZLIB
+BZIP2_VER=$DEBIAN_BZIP2
+XZ_VER=$DEBIAN_XZ
+SQLITE_VER=$DEBIAN_SQLITE
+LLVM=$DEBIAN_LLVM
+CLANG_VER=$DEBIAN_CLANG
+WASI_LIBC_VER=$DEBIAN_WASI_LIBC
+TZDATA_VER=$DEBIAN_TZDATA
+BINARYEN_VER=$NPM_BINARYEN
 # wasmtime-py for the pgo step's training run: the version the runtime pins, read from its home.
 WASMTIME_PY_VER=$(sed -n 's/^ *"wasmtime==\([0-9.]*\)".*/\1/p' "$HERE/../pyproject.toml")
 # The third-party packages in the guest's zip are pinned, with their wheels' sha256, in
@@ -65,7 +66,8 @@ CC_WASM="clang-$LLVM --target=wasm32-wasi --sysroot=$SYSROOT -B$NOOPT"
 CFLAGS_WASM="-O2 -g0 -ffile-prefix-map=$BUILD=/build -D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_GETPID -D_WASI_EMULATED_PROCESS_CLOCKS"
 # CPython itself (libpython and its modules, the eval loop among them) and the reactor's link:
 # -O3 and ThinLTO (guest CPU, issue 14; each experiment and its number is in docs/benchmarks.md).
-# -O3 comes after CFLAGS_WASM's -O2 and wins. The C libraries, numpy and pandas keep CFLAGS_WASM.
+# -O3 comes after CFLAGS_WASM's -O2 and wins. The C libraries keep CFLAGS_WASM, the extensions
+# python-wasm/cross's flags (-O2 too).
 OPT_CPYTHON="-O3 -flto=thin"
 # ... and the profile of step pgo (CPython's objects only; see step_pgo).
 PROFDATA=$BUILD/pgo/cpython.profdata
@@ -112,9 +114,11 @@ step_toolchain() {
         apt-get install -y -q "clang-$LLVM=$CLANG_VER" "lld-$LLVM=$CLANG_VER" "llvm-$LLVM=$CLANG_VER" \
             "wasi-libc=$WASI_LIBC_VER" "libclang-rt-$LLVM-dev-wasm32=$CLANG_VER" dpkg-dev
     fi
-    if ! [[ -x $BUILD/wizer/node_modules/.bin/wizer ]]; then
-        mkdir -p "$BUILD/wizer"
-        (cd "$BUILD/wizer" && npm install --no-audit --no-fund --silent "@bytecodealliance/wizer@$WIZER_VER")
+    if ! [[ -x $BUILD/binaryen/node_modules/.bin/wasm-opt ]]; then
+        mkdir -p "$BUILD/binaryen"
+        (cd "$BUILD/binaryen" && npm pack -q "binaryen@$BINARYEN_VER" >/dev/null \
+            && echo "$NPM_BINARYEN_SHA256  binaryen-$BINARYEN_VER.tgz" | sha256sum -c - \
+            && npm install --no-audit --no-fund --silent "./binaryen-$BINARYEN_VER.tgz")
     fi
 }
 
@@ -287,17 +291,14 @@ step_stdlib() {
         --tz-version "${TZDATA_VER%%-*}" --output "$out/python311.zip"
 }
 
-# numpy's and pandas' builds: scientific/build-numpy.sh, in $BUILD/scientific, on this build's
-# CPython. Versions and sha256 pins live there (NUMPY_VER, PANDAS_VER, PINS).
-SCIENTIFIC=$BUILD/scientific
-scientific() { NP_WORK=$SCIENTIFIC COVE_WASM_BUILD=$BUILD "$HERE/scientific/build-numpy.sh" "$@"; }
+# The packages with C extensions (numpy, pandas, ...): one recipe each (recipes/<name>/), built
+# by python-wasm/cross on this build's CPython into $BUILD/cross; its stage/ is what the
+# packages and reactor steps take.
+CROSS=$BUILD/cross
+STAGE=$CROSS/stage
 
-step_numpy() {
-    scientific toolchain cpy hostvenv sources configure compile collect pyzip
-}
-
-step_pandas() {
-    scientific pdsources pdconfigure pdcompile pdcollect pdpyzip stage
+step_extensions() {
+    (cd "$HERE" && python3.11 -m cross build --cpython "$BUILD" --work "$CROSS")
 }
 
 step_packages() {
@@ -308,11 +309,9 @@ step_packages() {
             --platform any --implementation py --python-version 3.11 --abi none \
             -r "$HERE/packages.txt" -d "$BUILD/wheels"
     fi
-    local built=()
-    while read -r spec; do built+=(--built "$spec"); done < "$SCIENTIFIC/stage/built.txt"
     python3.11 "$HERE/make_packages.py" --wheels "$BUILD/wheels" --zip "$BUILD/stdlib/python311.zip" \
         --tz-version "${TZDATA_VER%%-*}" --record "$BUILD/packages.json" \
-        --site "$SCIENTIFIC/stage/site" "${built[@]}"
+        --site "$STAGE/site" --built "$STAGE/built.json"
 }
 
 step_reactor() {
@@ -341,7 +340,7 @@ step_reactor() {
     wraps="$wraps -Wl,--wrap=strerror"  # Linux's words for the limits' errnos (cove_quota.c)
     # The packages' extension modules: the generated table cove_driver.c registers, and their
     # archives and libraries; then the link-time checks of python-wasm/check_link.py.
-    local st=$SCIENTIFIC/stage
+    local st=$STAGE
     python3.11 "$HERE/check_link.py" inittab "$st/modules.tsv" > "$BUILD/cove_inittab.c"
     $CC_WASM $CFLAGS_WASM -I"$py" -I"$SRC/$PY_PKG-3.11.2/Include" \
         -c "$BUILD/cove_inittab.c" -o "$BUILD/cove_inittab.o"
@@ -357,12 +356,20 @@ step_reactor() {
     # wasm-ld, and a call_indirect trap at run time. __stack_pointer is exported for the host:
     # the soft deadline and session images (cove_driver.c).
     (cd "$py" && $CC_WASM -mexec-model=reactor $OPT_CPYTHON -Wl,--lto-O3 -Wl,--strip-debug -z stack-size=8388608 \
-        -Wl,--stack-first -Wl,--export=__stack_pointer -Wl,--fatal-warnings $wraps -L"$DEPS/lib" -L"$SCIENTIFIC/sysroot/lib/wasm32-wasi" \
+        -Wl,--stack-first -Wl,--export=__stack_pointer -Wl,--fatal-warnings $wraps -L"$DEPS/lib" -L"$CROSS/sysroot/lib/wasm32-wasi" \
         -o "$BUILD/reactor.wasm" "$BUILD/cove_driver.o" "$BUILD/cove_inittab.o" \
         "$BUILD/cove_quota.o" "$BUILD/cove_poll.o" "$BUILD/cove_snapshot.o" $objs "${ext[@]}" $libs \
-        -lwasi-emulated-mman -lc-printscan-long-double -lc++ -lc++abi)
+        -lwasi-emulated-mman -lc-printscan-long-double -lc++ -lc++abi -lunwind -lsetjmp)
     # No function pointer leads around a wrapper or to the host's controls.
     python3.11 "$HERE/check_link.py" table "$BUILD/reactor.wasm"
+    # clang 19 writes WebAssembly's legacy exception instructions (C++ exceptions, setjmp);
+    # wasmtime runs the standardised ones (exnref): binaryen rewrites them, and nothing else
+    # (-g keeps the function names). A module without them is only re-encoded.
+    mv "$BUILD/reactor.wasm" "$BUILD/reactor.legacy.wasm"
+    "$BUILD/binaryen/node_modules/.bin/wasm-opt" -g --enable-exception-handling \
+        --enable-bulk-memory --enable-mutable-globals --enable-sign-ext \
+        --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types \
+        --translate-to-exnref "$BUILD/reactor.legacy.wasm" -o "$BUILD/reactor.wasm"
 }
 
 step_snapshot() {
@@ -373,9 +380,11 @@ step_snapshot() {
     # The interpreter stats these while initialising and keeps what it saw in the snapshot:
     # their times must not depend on when the build ran.
     touch -d "@$SOURCE_DATE_EPOCH" "$BUILD/stdlib/python311.zip" "$BUILD/stdlib" "$ws" "$tmp"
-    "$BUILD/wizer/node_modules/.bin/wizer" --allow-wasi --init-func cove_init \
-        --inherit-stdio true --mapdir "/usr/lib::$BUILD/stdlib" --mapdir "/workspace::$ws" \
-        --mapdir "/tmp::$tmp" -o "$BUILD/python.wasm" "$BUILD/reactor.wasm"
+    # python-wasm/snapshot.py, on the wasmtime-py the runtime pins (the pgo step's venv): Wizer
+    # refuses WebAssembly's exception instructions, which C++ exceptions and setjmp compile to.
+    "$BUILD/pgo/venv/bin/python" "$HERE/snapshot.py" --init-func cove_init --inherit-stdio true \
+        --mapdir "/usr/lib::$BUILD/stdlib" --mapdir "/workspace::$ws" --mapdir "/tmp::$tmp" \
+        -o "$BUILD/python.wasm" "$BUILD/reactor.wasm"
 }
 
 step_install() {
@@ -383,7 +392,7 @@ step_install() {
     python3.11 "$HERE/manifest.py" write --build "$BUILD" --dist "$DIST" --src "$SRC" \
         --py-version "$PY_VER" --zlib-version "$ZLIB_VER" --bzip2-version "$BZIP2_VER" \
         --xz-version "$XZ_VER" --sqlite-version "$SQLITE_VER" --clang-version "$CLANG_VER" \
-        --wasi-libc-version "$WASI_LIBC_VER" --wizer-version "$WIZER_VER" --tzdata-version "$TZDATA_VER" \
+        --wasi-libc-version "$WASI_LIBC_VER" --binaryen-version "$BINARYEN_VER" --tzdata-version "$TZDATA_VER" \
         --wasmtime-py-version "$WASMTIME_PY_VER"
 }
 
@@ -395,8 +404,8 @@ run_step() {
     done_ "$s"
 }
 
-ALL_STEPS=(toolchain sources sysroot zlib bzip2 xz sqlite profrt pgo cpython stdlib numpy pandas packages reactor snapshot
-           install)
+ALL_STEPS=(toolchain sources sysroot zlib bzip2 xz sqlite profrt pgo cpython stdlib extensions packages reactor
+           snapshot install)
 
 main() {
     if [[ ${1:-} == clean ]]; then rm -rf "$STAMPS"; exit 0; fi

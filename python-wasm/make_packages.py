@@ -43,13 +43,10 @@ from make_stdlib import _pyc
 
 HERE = pathlib.Path(__file__).resolve().parent
 
-# Directories never shipped (tests, benchmarks) and files of no use in the guest.
+# Directories never shipped (tests, benchmarks) and files of no use in the guest; a built
+# package's recipe may keep some files of them (its [stage] keep, e.g. numpy.testing imports
+# pd_NA from numpy's tests), which its built.json entry lists.
 EXCLUDED_PARTS = {"tests", "benchmarks", "__pycache__"}
-# ... but for these files, which a shipped module imports: numpy.testing (and so sympy's
-# lambdify with numpy, which does `from numpy import *`) imports pd_NA from numpy's tests
-# (with an empty __init__.py the stage adds: zipimport finds no namespace package in a zip
-# without directory entries).
-KEPT_FROM_TESTS = {"numpy/_core/tests/__init__.py", "numpy/_core/tests/_natype.py"}
 EXCLUDED_SUFFIXES = {".pyc", ".pyo", ".pyi"}
 
 # Patches applied to a package's files before compiling (python-wasm/patches/), by distribution.
@@ -81,12 +78,6 @@ LICENSES = {
     "xlrd": "BSD-3-Clause AND BSD-4-Clause",
     # LICENCE.rst is MIT; LICENCE.python: it includes code from the Python standard library.
     "et-xmlfile": "MIT AND PSF-2.0",
-    # LICENSE.txt: 3-clause BSD; LICENSES_bundled.txt: the bundled code in the guest is
-    # BSD-3-Clause, MIT or Zlib (its Apache-2.0 part, the vendored meson, is a build tool).
-    "numpy": "BSD-3-Clause AND MIT AND Zlib",
-    # LICENSE: 3-clause BSD; LICENSES/: bundled code under BSD, MIT, Apache-2.0 (dateutil,
-    # packaging, xarray parts) and PSF-2.0.
-    "pandas": "BSD-3-Clause AND MIT AND Apache-2.0 AND PSF-2.0",
 }
 SPDX_IDS = {"MIT", "Apache-2.0", "MPL-2.0", "BSD-2-Clause", "BSD-3-Clause", "PSF-2.0", "ISC"}
 
@@ -165,13 +156,15 @@ def wheel_files(wheel: pathlib.Path, project: str) -> dict[str, bytes]:
         return {name: (root / name).read_bytes() for name in files}
 
 
-def built_files(site: pathlib.Path, project: str, version: str) -> dict[str, bytes]:
-    """A package built from its sdist (build.sh steps numpy, pandas): its installed tree and the
-    dist-info the build wrote beside it."""
+def built_files(
+    site: pathlib.Path, project: str, version: str, tops: list[str]
+) -> dict[str, bytes]:
+    """A package built from its sdist (build.sh step extensions): its staged tree and the
+    dist-info the stage wrote beside it."""
     files = {}
-    for top in (project, f"{project}-{version}.dist-info"):
+    for top in (*tops, f"{project}-{version}.dist-info"):
         if not (site / top).is_dir():
-            sys.exit(f"{site / top}: missing (build.sh's step for {project} stages it)")
+            sys.exit(f"{site / top}: missing (build.sh's step extensions stages it)")
         for path in sorted((site / top).rglob("*")):
             if path.is_file():
                 files[path.relative_to(site).as_posix()] = path.read_bytes()
@@ -179,7 +172,12 @@ def built_files(site: pathlib.Path, project: str, version: str) -> dict[str, byt
 
 
 def package_entries(
-    files: dict[str, bytes], project: str, version: str, tz_version: str, base: dict[str, bytes]
+    files: dict[str, bytes],
+    project: str,
+    version: str,
+    tz_version: str,
+    base: dict[str, bytes],
+    kept: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, bytes], email.message.Message]:
     """The zip entries of one distribution, its dist-info (with a RECORD of them) included."""
     dist_info = [n.split("/")[0] for n in files if n.split("/")[0].endswith(".dist-info")]
@@ -197,7 +195,7 @@ def package_entries(
                 out[name] = data
             continue
         if parts[0].endswith(".data") or (
-            EXCLUDED_PARTS.intersection(parts[:-1]) and name not in KEPT_FROM_TESTS
+            EXCLUDED_PARTS.intersection(parts[:-1]) and name not in kept
         ):
             continue
         suffix = pathlib.PurePosixPath(name).suffix
@@ -294,10 +292,9 @@ def main() -> None:
     parser.add_argument("--record")
     parser.add_argument(
         "--built",
-        action="append",
-        default=[],
-        metavar="NAME==VERSION=SDIST_SHA256",
-        help="a package built from its sdist, staged in --site (repeatable)",
+        metavar="BUILT_JSON",
+        help="the packages built from their sdists (python-wasm/cross's stage/built.json: "
+        "name: version, sdist_sha256, license), staged in --site",
     )
     parser.add_argument("--site", help="the staged tree of the --built packages")
     args = parser.parse_args()
@@ -339,20 +336,23 @@ def main() -> None:
             "license": license_of(name, metadata),
         }
     built: dict[str, dict[str, str]] = {}
-    for spec in args.built:
-        # NAME==VERSION=SDIST_SHA256: a package with extension modules, built from its sdist
-        match = re.fullmatch(r"([\w.-]+)==([^=]+)=([0-9a-f]{64})", spec)
-        if match is None:
-            parser.error(f"--built {spec!r}: expected NAME==VERSION=SDIST_SHA256")
-        name, version, digest = match.groups()
-        files, metadata = package_entries(
-            built_files(pathlib.Path(args.site), name, version), name, version, "", base
+    recipes = json.loads(pathlib.Path(args.built).read_text()) if args.built else {}
+    for name, recipe in recipes.items():
+        # a package with extension modules, built from its sdist by its recipe (python-wasm/cross)
+        version = recipe["version"]
+        files, _ = package_entries(
+            built_files(pathlib.Path(args.site), name, version, recipe["import_names"]),
+            name,
+            version,
+            "",
+            base,
+            frozenset(recipe["keep"]),
         )
         add_entries(entries, name, files)
         built[normalise(name)] = {
             "version": version,
-            "sdist_sha256": digest,
-            "license": license_of(name, metadata),
+            "sdist_sha256": recipe["sdist_sha256"],
+            "license": recipe["license"],  # the recipe's, read by hand from its licence files
         }
     write_zip(zip_path, entries)
     summary = {

@@ -102,7 +102,7 @@ def write(args: argparse.Namespace) -> None:
     manifest = {
         "format": 1,
         "python": "3.11.2",
-        "abi": "wasm32-wasi reactor, pre-initialised by Wizer",
+        "abi": "wasm32-wasi reactor, pre-initialised by snapshot.py",
         "exports": ["cove_buffer", "cove_call", "cove_limits"],
         "imports": {"cove": ["host_call", "host_reply"]},
         "preopens": ["/usr/lib", "/workspace", "/tmp"],
@@ -120,11 +120,13 @@ def write(args: argparse.Namespace) -> None:
             "lld-19": _dpkg_version("lld-19"),
             "wasi-libc": args.wasi_libc_version,
             "libclang-rt-19-dev-wasm32": _dpkg_version("libclang-rt-19-dev-wasm32"),
-            "wizer": args.wizer_version,
+            "binaryen": args.binaryen_version,
+            # the snapshot: python-wasm/snapshot.py on this wasmtime-py (the runtime's pin)
+            "snapshot": f"snapshot.py, wasmtime-py {args.wasmtime_py_version}",
             "build-python": sys.version.split()[0],
         },
         "patches": sorted(p.name for p in (HERE / "patches").iterdir())
-        + sorted(f"scientific/{p.name}" for p in (HERE / "scientific" / "patches").iterdir()),
+        + sorted(p.relative_to(HERE).as_posix() for p in (HERE / "recipes").glob("*/patches/*")),
         "driver_sha256": driver_sha256(),
         # Profile-guided optimisation (build.sh steps profrt and pgo): what CPython was trained
         # on and the merged profile it was compiled with.
@@ -136,11 +138,11 @@ def write(args: argparse.Namespace) -> None:
         "artifacts": {name: sha256_file(unpacked[name]) for name in ARTIFACTS},
     }
     manifest["packages"] = packages["packages"]  # name: version, wheel sha256, licence
-    # Built from sdists with extension modules (build.sh steps numpy, pandas): name: version,
-    # sdist sha256, licence; and every pinned input of those builds (sdists, build tools' wheels,
-    # Debian's libc++ packages), by sha256.
+    # Built from sdists with extension modules (build.sh step extensions, one recipe each):
+    # name: version, sdist sha256, licence; and every pinned input of those builds (sdists,
+    # build tools' wheels, Debian's libc++ packages), by sha256.
     manifest["built_packages"] = packages.get("built_packages", {})
-    inputs = build / "scientific" / "stage" / "inputs.sha256"
+    inputs = build / "cross" / "stage" / "inputs.sha256"
     manifest["built_packages_inputs"] = {
         name: digest for digest, name in (line.split() for line in inputs.read_text().splitlines())
     }
@@ -178,7 +180,7 @@ def main() -> None:
         "sqlite-version",
         "clang-version",
         "wasi-libc-version",
-        "wizer-version",
+        "binaryen-version",
         "tzdata-version",
         "wasmtime-py-version",
     ):

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 import cove
+from tests.support.recipes import RECIPES, versions
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ARTIFACT = ROOT / "runtime" / "cove" / "_interpreter"
@@ -58,7 +59,7 @@ def test_manifest_records_sources_toolchain_and_hashes() -> None:
         "sqlite3",
     }
     assert all(len(h) == 64 for h in manifest["source_sha256"].values())
-    assert {"clang-19", "lld-19", "wasi-libc", "wizer"} <= set(manifest["toolchain"])
+    assert {"clang-19", "lld-19", "wasi-libc", "binaryen", "snapshot"} <= set(manifest["toolchain"])
     assert cove.Artifact().sha256 == manifest["artifacts"]["python.wasm"]
 
 
@@ -105,19 +106,24 @@ def test_a_missing_artifact_is_a_clear_error(tmp_path: pathlib.Path) -> None:
 
 
 def test_manifest_records_the_built_packages_and_every_pinned_input_of_their_build() -> None:
+    # The committed artifact was built from the recipes in the tree, with their pins.
     manifest = json.loads((ARTIFACT / "manifest.json").read_text())
-    recipe = (ROOT / "python-wasm" / "scientific" / "build-numpy.sh").read_text()
     built = manifest["built_packages"]
-    assert {n: p["version"] for n, p in built.items()} == {"numpy": "2.2.6", "pandas": "2.2.3"}
+    assert {n: (p["version"], p["sdist_sha256"], p["license"]) for n, p in built.items()} == {
+        r.name: (r.version, r.sdist_sha256, r.license) for r in RECIPES.values()
+    }
     inputs = manifest["built_packages_inputs"]
-    for name, package in built.items():
-        sdist = f"{name}-{package['version']}.tar.gz"
-        assert inputs[sdist] == package["sdist_sha256"]
-        assert package["sdist_sha256"] in recipe  # the pin the build checks
-        assert package["license"]
-    assert all(len(h) == 64 and h in recipe for h in inputs.values())
-    assert any(n.startswith("Cython-") for n in inputs)
-    assert any(n.startswith("libc++-19-dev-wasm32") for n in inputs)
+    for recipe in RECIPES.values():
+        assert inputs[recipe.sdist] == recipe.sdist_sha256
+    pins = versions()
+    assert pins["build-tools"].items() <= inputs.items()
+    assert set(inputs) == {
+        *pins["build-tools"],
+        *(r.sdist for r in RECIPES.values()),
+    }
+    assert sorted(p for p in manifest["patches"] if p.startswith("recipes/")) == sorted(
+        f"recipes/{r.name}/patches/{p.name}" for r in RECIPES.values() for p in r.patches
+    )
 
 
 @pytest.mark.slow

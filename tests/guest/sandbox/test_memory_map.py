@@ -94,7 +94,7 @@ def test_numpy_and_pandas_use_it_as_the_real_module(
     c = numpy.load(path, mmap_mode="c")
     c[0] = 9.0
     assert numpy.load(path)[0] == 0.0
-    # numpy's memmap passes the path only with Cove's patch (numpy-0007, in the guest)
+    # numpy's memmap passes the path only with Cove's patch (numpy/0007, in the guest)
     with pytest.raises(OSError, match="writable memory maps"):
         numpy.load(path, mmap_mode="r+")
     csv = tmp_path / "t.csv"

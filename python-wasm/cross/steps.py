@@ -1,0 +1,174 @@
+"""The steps every recipe goes through, in order, each stamped so a rerun skips it:
+
+    fetch      the sdist, by name and version from the package index, checked by sha256
+    unpack     into W/src/<name>-<version>, the recipe's patches applied in name order, then
+               the method-table check (methdefs.py) when the recipe asks for it
+    configure  the backend's configure, with this recipe's cross file and wrappers
+    compile    the backend's build (nice, -j the machine's cores)
+    collect    each extension module's archive, its link inputs and its init symbol (collect.py)
+    install    the backend's install into W/install-<name>; then what the recipes that require
+               this one build against (its stand-in module, its .pxd files)
+    stage      the Python tree, dist-info and module lists the interpreter takes (stage.py)
+
+A step asked for by name runs again even if stamped (as build.sh's steps do).
+"""
+
+from __future__ import annotations
+
+import pathlib
+import shutil
+import subprocess
+import sys
+
+from . import collect, meson, methdefs, stage
+from .recipe import Recipe
+from .toolchain import JOBS, Toolchain, check_sha256, log, run
+
+STEPS = ("fetch", "unpack", "configure", "compile", "collect", "install", "stage")
+
+
+def source_dir(tc: Toolchain, recipe: Recipe) -> pathlib.Path:
+    return tc.work / "src" / f"{recipe.name}-{recipe.version}"
+
+
+def build_dir(tc: Toolchain, recipe: Recipe) -> pathlib.Path:
+    return tc.work / f"build-{recipe.name}"
+
+
+def install_dir(tc: Toolchain, recipe: Recipe) -> pathlib.Path:
+    return tc.work / f"install-{recipe.name}"
+
+
+def site_of(tc: Toolchain, recipe: Recipe) -> pathlib.Path:
+    """The site-packages directory of the recipe's install."""
+    top = recipe.import_names[0]
+    found = sorted(
+        p.parent for p in install_dir(tc, recipe).rglob(top) if p.parent.name.endswith("-packages")
+    )
+    if not found:
+        sys.exit(f"{recipe.name}: no {top}/ in {install_dir(tc, recipe)}: run its install step")
+    return found[0]
+
+
+def fetch(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
+    tc.downloads.mkdir(parents=True, exist_ok=True)
+    sdist = tc.downloads / recipe.sdist
+    if not sdist.is_file():
+        # --no-binary NAME, not :all:, or pip wants the build tools as sdists too. pip prepares
+        # the metadata natively first (minutes for numpy and pandas); the file is kept.
+        run(
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--no-binary",
+            recipe.name,
+            f"{recipe.name}=={recipe.version}",
+            "-d",
+            tc.downloads,
+        )
+    check_sha256(sdist, recipe.sdist_sha256)
+
+
+def unpack(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
+    src = source_dir(tc, recipe)
+    shutil.rmtree(src, ignore_errors=True)
+    src.parent.mkdir(parents=True, exist_ok=True)
+    run("tar", "-C", src.parent, "-xzf", tc.downloads / recipe.sdist)
+    for patch in sorted((tc.recipe_dir(recipe) / "patches").glob("*.patch")):
+        with patch.open("rb") as f:
+            subprocess.run(["patch", "-p1", "-s", "-f"], stdin=f, cwd=src, check=True)
+    if recipe.check_method_tables:
+        bad = methdefs.mismatches(src, list(recipe.import_names))
+        if bad:
+            sys.exit("\n".join([*bad, f"{recipe.name}: {len(bad)} method-table mismatches"]))
+
+
+def configure(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
+    cross = tc.write_wrappers(recipe, requires)
+    meson.configure(tc, recipe, source_dir(tc, recipe), build_dir(tc, recipe), cross)
+
+
+def compile_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
+    run("ninja", f"-j{JOBS}", cwd=build_dir(tc, recipe), env=tc.env(recipe), nice=True)
+
+
+def collect_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
+    modules = meson.modules(tc, recipe, build_dir(tc, recipe))
+    objects = []
+    for c_file in recipe.objects:
+        obj = tc.work / f"out-{recipe.name}" / f"{pathlib.Path(c_file).stem}.o"
+        obj.parent.mkdir(parents=True, exist_ok=True)
+        run(
+            *tc.cc(),
+            "-O2",
+            "-g0",
+            "-D_WASI_EMULATED_SIGNAL",
+            "-D_WASI_EMULATED_GETPID",
+            "-D_WASI_EMULATED_PROCESS_CLOCKS",
+            "-c",
+            tc.recipe_dir(recipe) / "files" / c_file,
+            "-o",
+            obj,
+        )
+        objects.append(obj)
+    collect.write(tc.work / f"out-{recipe.name}", modules, build_dir(tc, recipe), objects)
+
+
+def install(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
+    dest = install_dir(tc, recipe)
+    shutil.rmtree(dest, ignore_errors=True)
+    meson.install(tc, recipe, build_dir(tc, recipe), dest)
+    site = site_of(tc, recipe)
+    if recipe.stub:
+        hook = tc.work / f"pyhook-{recipe.name}" / recipe.import_names[0]
+        shutil.rmtree(hook.parent, ignore_errors=True)
+        hook.mkdir(parents=True)
+        text = (tc.recipe_dir(recipe) / "files" / recipe.stub).read_text()
+        (hook / "__init__.py").write_text(
+            text.replace("{site}", str(site)).replace("{version}", recipe.version)
+        )
+    if recipe.pxd:
+        pxd = tc.work / f"pxd-{recipe.name}"
+        shutil.rmtree(pxd, ignore_errors=True)
+        for top in recipe.import_names:
+            for path in sorted((site / top).rglob("*.pxd")):
+                target = pxd / path.relative_to(site)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, target)
+
+
+def stage_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
+    stage.recipe(tc, recipe, source_dir(tc, recipe), site_of(tc, recipe))
+
+
+ACTIONS = {
+    "fetch": fetch,
+    "unpack": unpack,
+    "configure": configure,
+    "compile": compile_,
+    "collect": collect_,
+    "install": install,
+    "stage": stage_,
+}
+
+
+def build(
+    tc: Toolchain, recipes: list[Recipe], by_name: dict[str, Recipe], steps: tuple[str, ...] | None
+) -> None:
+    stamps = tc.work / "stamps"
+    stamps.mkdir(parents=True, exist_ok=True)
+    for recipe in recipes:
+        requires = [by_name[n] for n in recipe.requires]
+        for step in STEPS:
+            stamp = stamps / f"{recipe.name}.{step}"
+            if steps is not None:
+                if step not in steps:
+                    continue
+            elif stamp.exists():
+                log(f"{recipe.name} {step}: done already")
+                continue
+            log(f"{recipe.name} {step}")
+            ACTIONS[step](tc, recipe, requires)
+            stamp.touch()

@@ -1,0 +1,456 @@
+"""The cross toolchain every recipe builds with: one work directory, its sysroot and wrappers.
+
+The work directory (`$COVE_WASM_BUILD/cross`, "W" below) is the only place the driver writes.
+Every path the compilers, Cython and meson see is under W, and W is written `/build` in what
+they produce (`-ffile-prefix-map`, the cython wrapper, the staged Python files), so the
+artifact does not depend on where it was built. The recipes themselves are copied into
+W/recipes for the same reason.
+
+    W/sysroot      Debian's wasi-libc, libc++/libc++abi/libunwind with exceptions (built from the
+                   pinned LLVM source), setjmp.h and libsetjmp.a
+    W/cpy          the cross CPython as an extension sees it: headers, pyconfig.h, sysconfigdata
+    W/hostvenv     the build tools (versions.toml [build-tools]), by sha256
+    W/bin          wasi-cc, wasi-c++, one `python-wasi-<recipe>` per recipe
+    W/src/<name>-<version>, W/build-<name>, W/install-<name>, W/out-<name>: a recipe's tree
+    W/stage        what the interpreter takes (stage.py)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+from .recipe import RECIPES, Recipe, versions
+
+HERE = pathlib.Path(__file__).resolve().parent
+LLVM = versions()["debian"]["llvm"]  # "19"
+LLVM_UPSTREAM = versions()["debian"]["clang"].split(":")[-1].split("-")[0]  # "19.1.7"
+HOSTPY = "python3.11"
+JOBS = os.cpu_count() or 2
+
+# The flags every compile gets. -D_WASI_EMULATED_*: as CPython's build (build.sh CFLAGS_WASM).
+# setjmp/longjmp over WebAssembly exceptions (sysroot/setjmp.h), and C++ exceptions: WebAssembly's
+# (clang 19 writes the legacy instructions; build.sh's reactor step translates them to exnref).
+# A package that builds part of its C++ with -fno-exceptions (numpy's core, as natively) keeps
+# that: its flag comes later on the line.
+_CFLAGS = [
+    "-O2",
+    "-g0",
+    "-D_WASI_EMULATED_SIGNAL",
+    "-D_WASI_EMULATED_GETPID",
+    "-D_WASI_EMULATED_PROCESS_CLOCKS",
+    "-D_WASI_EMULATED_MMAN",
+    "-mllvm",
+    "-wasm-enable-sjlj",
+]
+_CXXFLAGS = ["-fwasm-exceptions", "-Drestrict=__restrict"]
+_LDFLAGS = [
+    "-lwasi-emulated-signal",
+    "-lwasi-emulated-getpid",
+    "-lwasi-emulated-process-clocks",
+    "-lwasi-emulated-mman",
+]
+
+
+def log(message: str) -> None:
+    print(f"\n== {message}", file=sys.stderr, flush=True)
+
+
+def run(
+    *argv: str | os.PathLike[str],
+    cwd: pathlib.Path | None = None,
+    env: dict[str, str] | None = None,
+    nice: bool = False,
+) -> None:
+    command = [os.fspath(a) for a in argv]
+    if nice:
+        command = ["nice", "-n", "15", *command]
+    subprocess.run(command, cwd=cwd, env=env, check=True)
+
+
+def sha256_file(path: pathlib.Path) -> str:
+    with path.open("rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def check_sha256(path: pathlib.Path, digest: str) -> None:
+    actual = sha256_file(path)
+    if actual != digest:
+        sys.exit(f"{path.name}: sha256 {actual}, pinned {digest}: refusing it")
+
+
+@dataclasses.dataclass(frozen=True)
+class Toolchain:
+    work: pathlib.Path  # W
+    cpython: pathlib.Path  # the interpreter's build directory (build.sh's $BUILD)
+
+    @property
+    def llvm(self) -> pathlib.Path:
+        return pathlib.Path(f"/usr/lib/llvm-{LLVM}/bin")
+
+    @property
+    def sysroot(self) -> pathlib.Path:
+        return self.work / "sysroot"
+
+    @property
+    def cpy(self) -> pathlib.Path:
+        return self.work / "cpy"
+
+    @property
+    def venv(self) -> pathlib.Path:
+        return self.work / "hostvenv"
+
+    @property
+    def bin(self) -> pathlib.Path:
+        return self.work / "bin"
+
+    @property
+    def downloads(self) -> pathlib.Path:
+        return self.work / "dl"
+
+    @property
+    def recipes(self) -> pathlib.Path:
+        return self.work / "recipes"
+
+    def recipe_dir(self, recipe: Recipe) -> pathlib.Path:
+        return self.recipes / recipe.name
+
+    def env(self, recipe: Recipe) -> dict[str, str]:
+        """The environment of a recipe's configure and compile: wasi-cc's settings and PATH."""
+        path = f"{self.work / f'bin-{recipe.name}'}:{self.venv / 'bin'}:{os.environ['PATH']}"
+        return {
+            **os.environ,
+            "WASI_SYSROOT": str(self.sysroot),
+            "WASI_LLVM": str(self.llvm),
+            "WASI_SYMBOLS": str(self.recipe_dir(recipe) / "symbols"),
+            "PATH": path,
+        }
+
+    def expand(self, recipe: Recipe, flags: tuple[str, ...]) -> list[str]:
+        return [
+            f.replace("{recipes}", str(self.recipes)).replace(
+                "{recipe}", str(self.recipe_dir(recipe))
+            )
+            for f in flags
+        ]
+
+    def cflags(self, recipe: Recipe) -> list[str]:
+        return [
+            *_CFLAGS,
+            *self.expand(recipe, recipe.cflags),
+            f"-ffile-prefix-map={self.work}=/build",
+        ]
+
+    def cxxflags(self, recipe: Recipe) -> list[str]:
+        return [*self.cflags(recipe), *_CXXFLAGS, *self.expand(recipe, recipe.cxxflags)]
+
+    def cc(self) -> list[str]:
+        return [str(self.llvm / "clang"), "--target=wasm32-wasi", f"--sysroot={self.sysroot}"]
+
+    # -- the steps every recipe needs first ---------------------------------------------------
+
+    def prepare(self) -> None:
+        """The sysroot with the C++ runtime and setjmp, the cross CPython's headers, the build
+        tools and the compiler wrappers."""
+        self._sysroot()
+        self._cpy()
+        self._hostvenv()
+        self.bin.mkdir(parents=True, exist_ok=True)
+        for name in ("wasi-cc", "wasi-c++"):
+            shutil.copyfile(HERE / "wasi-cc", self.bin / name)
+            (self.bin / name).chmod(0o755)
+        (self.work / "pyhook").mkdir(exist_ok=True)
+        shutil.copyfile(HERE / "sitecustomize.py", self.work / "pyhook" / "sitecustomize.py")
+
+    def copy_recipes(self) -> None:
+        """The recipes as the build sees them, under W (so their paths are written /build)."""
+        shutil.rmtree(self.recipes, ignore_errors=True)
+        shutil.copytree(RECIPES, self.recipes)
+
+    def _sysroot(self) -> None:
+        """Debian's wasi-libc, then the C++ runtime with exceptions (_cxxrt) built on it, and
+        setjmp: a setjmp.h and libsetjmp.a (sysroot/setjmp_rt.c) for -mllvm -wasm-enable-sjlj.
+        Debian's clang otherwise also searches the host's /usr/include: a private sysroot."""
+        shutil.rmtree(self.sysroot, ignore_errors=True)
+        (self.sysroot / "include").mkdir(parents=True)
+        (self.sysroot / "lib").mkdir(parents=True)
+        run("cp", "-a", "/usr/include/wasm32-wasi", self.sysroot / "include/")
+        run("cp", "-a", "/usr/lib/wasm32-wasi", self.sysroot / "lib/")
+        prefix = self._cxxrt()
+        include = self.sysroot / "include" / "wasm32-wasi"
+        (include / "c++").mkdir(exist_ok=True)
+        shutil.copytree(prefix / "include" / "c++" / "v1", include / "c++" / "v1")
+        lib = self.sysroot / "lib" / "wasm32-wasi"
+        for name in ("libc++.a", "libc++abi.a", "libunwind.a"):
+            shutil.copy2(prefix / "lib" / name, lib / name)
+        shutil.copy2(HERE / "sysroot" / "setjmp.h", include / "setjmp.h")
+        obj = self.work / "setjmp_rt.o"
+        run(
+            *self.cc(),
+            "-O2",
+            "-g0",
+            "-mllvm",
+            "-wasm-enable-sjlj",
+            f"-ffile-prefix-map={HERE}=/cross",
+            "-c",
+            HERE / "sysroot" / "setjmp_rt.c",
+            "-o",
+            obj,
+        )
+        (lib / "libsetjmp.a").unlink(missing_ok=True)
+        run(self.llvm / "llvm-ar", "rcs", lib / "libsetjmp.a", obj)
+
+    def _cxxrt(self) -> pathlib.Path:
+        """libc++, libc++abi and libunwind 19 with WebAssembly exceptions, from the pinned
+        llvm-toolchain-19 source (build.sh's `sources` step fetched it), with Debian's own
+        options for its wasm32 libc++ (debian/rules, build-wasm/libcxx-%-wasi: ABI version 2,
+        no threads, no filesystem, static) but exceptions on and LLVM's unwinder. Debian's
+        libc++abi-19-dev-wasm32 has no exception support. Returns the install prefix."""
+        tarball = self.cpython / "src" / f"llvm-toolchain-{LLVM}_{LLVM_UPSTREAM}.orig.tar.xz"
+        pinned = _sources_sha256()[tarball.name]
+        check_sha256(tarball, pinned)
+        src = self.work / "llvm-runtimes"
+        shutil.rmtree(src, ignore_errors=True)
+        src.mkdir(parents=True)
+        top = f"llvm-toolchain-{LLVM}_{LLVM_UPSTREAM}"
+        parts = (
+            "runtimes",
+            "libcxx",
+            "libcxxabi",
+            "libunwind",
+            "cmake",
+            "llvm/cmake",
+            "llvm/utils/llvm-lit",
+            "third-party",
+        )
+        run(
+            "tar",
+            "-xJf",
+            tarball,
+            "--strip-components=1",
+            "-C",
+            src,
+            *[f"{top}/{d}" for d in parts],
+        )
+
+        with (HERE / "patches" / "llvm-libunwind-assembly-wasm.patch").open("rb") as f:
+            subprocess.run(["patch", "-p1", "-s", "-f"], stdin=f, cwd=src, check=True)
+        build, prefix = self.work / "cxxrt-build", self.work / "cxxrt"
+        shutil.rmtree(build, ignore_errors=True)
+        shutil.rmtree(prefix, ignore_errors=True)
+        flags = " ".join(
+            [
+                "-O2",
+                "-fno-stack-protector",
+                "-fwasm-exceptions",
+                "-D_WASI_EMULATED_SIGNAL",
+                f"-ffile-prefix-map={self.work}=/build",
+            ]
+        )
+        options = {
+            "CMAKE_BUILD_TYPE": "Release",
+            "CMAKE_INSTALL_PREFIX": prefix,
+            "CMAKE_SYSROOT": self.sysroot,
+            "CMAKE_C_COMPILER": self.llvm / "clang",
+            "CMAKE_CXX_COMPILER": self.llvm / "clang++",
+            "CMAKE_AR": self.llvm / "llvm-ar",
+            "CMAKE_RANLIB": self.llvm / "llvm-ranlib",
+            "CMAKE_C_COMPILER_TARGET": "wasm32-unknown-wasi",
+            "CMAKE_CXX_COMPILER_TARGET": "wasm32-unknown-wasi",
+            "CMAKE_ASM_COMPILER_TARGET": "wasm32-unknown-wasi",
+            "CMAKE_C_COMPILER_WORKS": "ON",
+            "CMAKE_CXX_COMPILER_WORKS": "ON",
+            "LLVM_COMPILER_CHECKED": "ON",
+            "CMAKE_C_FLAGS": flags,
+            "CMAKE_CXX_FLAGS": flags,
+            "LLVM_ENABLE_RUNTIMES": "libcxx;libcxxabi;libunwind",
+            "LIBCXX_USE_COMPILER_RT": "ON",
+            "LIBCXXABI_USE_COMPILER_RT": "ON",
+            "LIBUNWIND_USE_COMPILER_RT": "ON",
+            "LIBCXX_ENABLE_STATIC_ABI_LIBRARY": "ON",
+            "LIBCXX_STATICALLY_LINK_ABI_IN_STATIC_LIBRARY": "ON",
+            "LIBCXX_CXX_ABI": "libcxxabi",
+            "LIBCXX_ABI_VERSION": "2",
+            "LIBCXX_HAS_MUSL_LIBC": "ON",
+            "LIBCXX_ENABLE_SHARED": "OFF",
+            "LIBCXX_ENABLE_EXPERIMENTAL_LIBRARY": "OFF",
+            "LIBCXX_ENABLE_EXCEPTIONS": "ON",
+            "LIBCXX_ENABLE_FILESYSTEM": "OFF",
+            "LIBCXX_ENABLE_THREADS": "OFF",
+            "LIBCXX_HAS_PTHREAD_API": "OFF",
+            "LIBCXX_HAS_EXTERNAL_THREAD_API": "OFF",
+            "LIBCXX_INCLUDE_TESTS": "OFF",
+            "LIBCXX_INCLUDE_BENCHMARKS": "OFF",
+            "LIBCXXABI_ENABLE_SHARED": "OFF",
+            "LIBCXXABI_ENABLE_EXCEPTIONS": "ON",
+            "LIBCXXABI_ENABLE_THREADS": "OFF",
+            "LIBCXXABI_HAS_PTHREAD_API": "OFF",
+            "LIBCXXABI_HAS_EXTERNAL_THREAD_API": "OFF",
+            "LIBCXXABI_SILENT_TERMINATE": "ON",
+            "LIBCXXABI_USE_LLVM_UNWINDER": "ON",
+            "LIBCXXABI_ENABLE_STATIC_UNWINDER": "ON",
+            "LIBCXXABI_INCLUDE_TESTS": "OFF",
+            "LIBUNWIND_ENABLE_SHARED": "OFF",
+            "LIBUNWIND_ENABLE_THREADS": "OFF",
+            "LIBUNWIND_INCLUDE_TESTS": "OFF",
+            "LIBUNWIND_HIDE_SYMBOLS": "ON",
+        }
+        run(
+            "cmake",
+            "-G",
+            "Ninja",
+            "-S",
+            src / "runtimes",
+            "-B",
+            build,
+            *[f"-D{k}={v}" for k, v in options.items()],
+        )
+        run("ninja", "-C", build, f"-j{JOBS}", "cxx", "cxxabi", "unwind", nice=True)
+        subprocess.run(
+            ["ninja", "-C", str(build), "install-cxx", "install-cxxabi", "install-unwind"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        return prefix
+
+    def _cpy(self) -> None:
+        """The cross CPython, the way an installed Python looks to a build: Include/ with
+        pyconfig.h, and the target's sysconfig data for the host Python that poses as it."""
+        build = self.cpython / "cpython-wasi"
+        if not (build / "libpython3.11.a").is_file():
+            sys.exit(f"{build}: no CPython build there: run build.sh's earlier steps first")
+        source = self.cpython / "src" / "python3.11-3.11.2"
+        shutil.rmtree(self.cpy, ignore_errors=True)
+        include = self.cpy / "include" / "python3.11"
+        shutil.copytree(source / "Include", include)
+        shutil.copy2(build / "pyconfig.h", include / "pyconfig.h")
+        builddir = (build / "pybuilddir.txt").read_text().strip()
+        shutil.copy2(build / builddir / "_sysconfigdata__wasi_wasm32-wasi.py", self.cpy)
+        (self.work / "pc").mkdir(exist_ok=True)
+        (self.work / "pc" / "python-3.11.pc").write_text(
+            f"prefix={self.cpy}\nName: Python\n"
+            "Description: Cove's CPython 3.11 for wasm32-wasi (static; extensions are linked in)\n"
+            f"Version: 3.11\nLibs:\nCflags: -I{include}\n"
+        )
+
+    def _hostvenv(self) -> None:
+        pins = versions()["build-tools"]
+        self.downloads.mkdir(parents=True, exist_ok=True)
+        if any(not (self.downloads / n).is_file() for n in pins):
+            specs = [_wheel_spec(n) for n in pins]
+            run(
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--only-binary",
+                ":all:",
+                "--python-version",
+                "3.11",
+                "--platform",
+                "manylinux_2_17_x86_64",
+                "--platform",
+                "manylinux2014_x86_64",
+                "--platform",
+                "manylinux_2_12_x86_64",
+                *specs,
+                "-d",
+                self.downloads,
+            )
+        for name, digest in pins.items():
+            check_sha256(self.downloads / name, digest)
+        if (self.venv / "bin" / "meson").exists():
+            return
+        run(HOSTPY, "-m", "venv", self.venv)
+        run(
+            self.venv / "bin" / "pip",
+            "install",
+            "-q",
+            "--no-index",
+            "--no-deps",
+            *[self.downloads / n for n in sorted(pins)],
+        )
+
+    def write_wrappers(self, recipe: Recipe, requires: list[Recipe]) -> pathlib.Path:
+        """The target "python" and "cython" a recipe's build runs, and its meson cross file."""
+        hooks = [str(self.work / f"pyhook-{r.name}") for r in requires if r.stub]
+        python = self.bin / f"python-wasi-{recipe.name}"
+        pythonpath = ":".join([*hooks, str(self.work / "pyhook"), str(self.cpy)])
+        python.write_text(
+            "#!/bin/sh\n"
+            "# the host python3.11 posing as the wasm32-wasi CPython: target sysconfig data and\n"
+            "# include dirs (sitecustomize.py)\n"
+            "export _PYTHON_SYSCONFIGDATA_NAME=_sysconfigdata__wasi_wasm32-wasi\n"
+            f"export PYTHONPATH={pythonpath}${{PYTHONPATH:+:$PYTHONPATH}}\n"
+            f"export WASI_PY_INCLUDE={self.cpy}/include/python3.11 WASI_PY_LIBPC={self.work}/pc\n"
+            f'exec {self.venv}/bin/python "$@"\n'
+        )
+        python.chmod(0o755)
+        # cython (cython.py says why it runs from the source root), with the .pxd files of
+        # the recipes this one requires on its include path. meson 1.2.1 takes `cython` from
+        # PATH, not from the cross file, so this directory comes first on PATH.
+        includes = "".join(f' -I "{self.work}/pxd-{r.name}"' for r in requires if r.pxd)
+        src = self.work / "src" / f"{recipe.name}-{recipe.version}"
+        cython = self.work / f"bin-{recipe.name}" / "cython"
+        cython.parent.mkdir(parents=True, exist_ok=True)
+        cython.write_text(
+            "#!/bin/sh\n"
+            f'exec {self.venv}/bin/python {HERE}/cython.py "{src}" "{self.work}" '
+            f'{self.venv}/bin/cython{includes} -- "$@"\n'
+        )
+        cython.chmod(0o755)
+
+        def array(flags: list[str]) -> str:
+            return ", ".join(f"'{f}'" for f in flags)
+
+        cross = self.work / f"wasi-{recipe.name}.cross"
+        cross.write_text(
+            f"""[binaries]
+c = '{self.bin}/wasi-cc'
+cpp = '{self.bin}/wasi-c++'
+ar = '{self.llvm}/llvm-ar'
+ranlib = '{self.llvm}/llvm-ranlib'
+strip = '{self.llvm}/llvm-strip'
+nm = '{self.llvm}/llvm-nm'
+python = '{python}'
+python3 = '{python}'
+cython = '{cython}'
+pkg-config = '/usr/bin/pkg-config'
+
+[properties]
+longdouble_format = 'IEEE_QUAD_LE'
+needs_exe_wrapper = true
+pkg_config_libdir = '{self.work}/pc'
+
+[built-in options]
+c_args = [{array(self.cflags(recipe))}]
+cpp_args = [{array(self.cxxflags(recipe))}]
+c_link_args = [{array(_LDFLAGS)}]
+cpp_link_args = [{array(_LDFLAGS)}]
+
+[host_machine]
+system = 'wasi'
+cpu_family = 'wasm32'
+cpu = 'wasm32'
+endian = 'little'
+"""
+        )
+        return cross
+
+
+def _sources_sha256() -> dict[str, str]:
+    """python-wasm/sources.sha256: the Debian source packages build.sh's `sources` step fetched."""
+    lines = (HERE.parent / "sources.sha256").read_text().split("\n")
+    return {name: digest for digest, name in (line.split() for line in lines if line.strip())}
+
+
+def _wheel_spec(filename: str) -> str:
+    name, version = filename.split("-")[:2]
+    return f"{name}=={version}"

@@ -1,0 +1,205 @@
+"""python-wasm/cross and the recipes: every recipe is valid, its version has one home, and the
+driver's pure parts (the recipe loader, the module lists, the stage's kept files, the method-table
+check) do what build.sh relies on. The build itself is not run here (it needs the toolchain and
+half an hour); the committed artifact's manifest is checked against the recipes in
+tests/runtime/test_artifact.py."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from tests.support.recipes import PYTHON_WASM, RECIPES, versions
+
+from cross import collect, methdefs, stage  # isort: skip  (on sys.path through tests.support)
+from cross.recipe import RecipeError, load, load_all  # isort: skip
+
+ROOT = PYTHON_WASM.parent
+
+NUMPY_LIKE = """\
+[package]
+name = "{name}"
+version = "1.0"
+license = "MIT"
+license-files = ["LICENSE"]
+{extra_package}
+[source]
+sha256 = "{sha}"
+
+[build]
+backend = "meson"
+
+[test]
+imports = ["{name}"]
+"""
+
+
+def _write(
+    root: pathlib.Path, name: str, *, sha: str = "0" * 64, extra_package: str = "", append: str = ""
+) -> pathlib.Path:
+    directory = root / name
+    directory.mkdir(parents=True)
+    text = NUMPY_LIKE.format(name=name, sha=sha, extra_package=extra_package) + append
+    (directory / "recipe.toml").write_text(text)
+    return directory
+
+
+def test_every_recipe_loads_and_comes_after_what_it_requires() -> None:
+    assert list(RECIPES) == ["numpy", "pandas"]
+    for position, recipe in enumerate(RECIPES.values()):
+        assert set(recipe.requires) <= set(list(RECIPES)[:position])
+        assert recipe.test_imports and recipe.license and recipe.license_files
+
+
+def test_each_built_package_has_its_version_in_one_place() -> None:
+    # pyproject's native pins (the differential tests compare against them) and the docs' table
+    # say what the recipe says.
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    pins = [p for deps in pyproject["project"]["optional-dependencies"].values() for p in deps]
+    table = (ROOT / "docs" / "packages.md").read_text()
+    for recipe in RECIPES.values():
+        assert f"{recipe.name}=={recipe.version}" in pins, recipe.name
+        row = re.search(rf"^\| {recipe.name} \| ([^|]+) \| ([^|]+) \|", table, re.M)
+        assert row is not None, f"docs/packages.md has no row for {recipe.name}"
+        assert (row[1].strip(), row[2].strip()) == (recipe.version, recipe.license)
+
+
+def test_every_patch_names_the_upstream_change_it_corresponds_to() -> None:
+    for recipe in RECIPES.values():
+        assert recipe.patches, recipe.name
+        for patch in recipe.patches:
+            head = patch.read_text().split("\n---", 1)[0]
+            assert re.search(r"^Upstream:", head, re.M), f"{patch}: no `Upstream:` line"
+
+
+def test_build_sh_takes_its_versions_from_versions_toml() -> None:
+    build_sh = (PYTHON_WASM / "build.sh").read_text()
+    pins = versions()
+    for section in ("debian", "npm"):
+        for value in pins[section].values():
+            if len(value) > 2:  # "19" is too short to look for
+                assert value not in build_sh, f"build.sh repeats {value}"
+    env = subprocess.run(
+        [sys.executable, "-m", "cross", "env"],
+        cwd=PYTHON_WASM,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "DEBIAN_CLANG='1:19.1.7-3~deb12u1'" in env.splitlines()
+    assert f"NPM_BINARYEN={pins['npm']['binaryen']}" in env.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"sha": "abc"}, "64 lower-case hex"),
+        ({"append": "\n[build2]\nx = 1\n"}, "unknown or malformed section"),
+        ({"extra_package": 'homepage = "x"'}, r"unknown field\(s\) \['homepage'\]"),
+        ({"append": '\n[provides]\nstub = "nothere.py"\n'}, "files/nothere.py does not exist"),
+        ({"extra_package": 'requires = "numpy"'}, "`requires` must be a list of strings"),
+    ],
+)
+def test_a_bad_recipe_is_refused_with_its_file_and_field(
+    tmp_path: pathlib.Path, change: dict[str, str], message: str
+) -> None:
+    directory = _write(tmp_path, "demo", **change)
+    with pytest.raises(RecipeError, match=message) as info:
+        load(directory)
+    assert str(directory / "recipe.toml") in str(info.value)
+
+
+def test_a_recipe_must_name_its_directory_and_a_known_backend(tmp_path: pathlib.Path) -> None:
+    directory = _write(tmp_path, "demo")
+    (directory / "recipe.toml").write_text(
+        (directory / "recipe.toml").read_text().replace('backend = "meson"', 'backend = "scons"')
+    )
+    with pytest.raises(RecipeError, match="backend 'scons'"):
+        load(directory)
+    other = _write(tmp_path, "other")
+    (other / "recipe.toml").write_text(
+        (other / "recipe.toml").read_text().replace('name = "other"', 'name = "demo"')
+    )
+    with pytest.raises(RecipeError, match="must be the directory's"):
+        load(other)
+
+
+def test_requirements_order_the_recipes_and_a_cycle_or_an_unknown_one_is_refused(
+    tmp_path: pathlib.Path,
+) -> None:
+    _write(tmp_path / "ok", "zeta")
+    _write(tmp_path / "ok", "alpha", extra_package='requires = ["zeta"]')
+    assert list(load_all(tmp_path / "ok")) == ["zeta", "alpha"]
+    _write(tmp_path / "cycle", "a", extra_package='requires = ["b"]')
+    _write(tmp_path / "cycle", "b", extra_package='requires = ["a"]')
+    with pytest.raises(RecipeError, match="cycle"):
+        load_all(tmp_path / "cycle")
+    _write(tmp_path / "unknown", "a", extra_package='requires = ["nope"]')
+    with pytest.raises(RecipeError, match=r"unknown recipe\(s\) \['nope'\]"):
+        load_all(tmp_path / "unknown")
+
+
+def test_collect_lists_modules_by_dotted_name_and_link_inputs_once(tmp_path: pathlib.Path) -> None:
+    build = tmp_path / "build"
+    (build / "pkg" / "sub").mkdir(parents=True)
+    b = build / "pkg" / "sub" / "_b.cpython-311-wasm32-wasi.so"
+    a = build / "pkg" / "_a.cpython-311-wasm32-wasi.so"
+    for so, links in ((b, "libcommon.a -lm /abs/libx.a"), (a, "libcommon.a -lz -lm")):
+        so.write_bytes(b"!<arch>\n")
+        pathlib.Path(f"{so}.link").write_text(links.replace(" ", "\n") + "\n")
+    # meson's order (b, then a) is kept for the libraries; the modules are sorted
+    modules = [collect.Module.at(b, build), collect.Module.at(a, build)]
+    assert [m.dotted for m in modules] == ["pkg.sub._b", "pkg._a"]
+    assert modules[0].init == "PyInit_pkg_sub__b"
+    out = tmp_path / "out"
+    collect.write(out, modules, build, [tmp_path / "stub.o"])
+    assert (out / "modules.tsv").read_text().splitlines() == [
+        f"pkg._a\tPyInit_pkg__a\t{out}/lib/pkg._a.a",
+        f"pkg.sub._b\tPyInit_pkg_sub__b\t{out}/lib/pkg.sub._b.a",
+    ]
+    assert (out / "link.txt").read_text().splitlines() == [
+        f"{out}/lib/pkg._a.a",
+        f"{out}/lib/pkg.sub._b.a",
+        f"{build}/libcommon.a",
+        "/abs/libx.a",
+        "-lm",
+        "-lz",
+        f"{tmp_path}/stub.o",
+    ]
+    assert (out / "lib" / "pkg._a.a").read_bytes() == b"!<arch>\n"
+
+
+def test_a_kept_file_brings_its_package_init_files() -> None:
+    assert stage.kept(RECIPES["numpy"]) == [
+        "numpy/_core/__init__.py",
+        "numpy/_core/tests/__init__.py",
+        "numpy/_core/tests/_natype.py",
+    ]
+    assert stage._staged(pathlib.PurePosixPath("numpy/linalg/_umath_linalg.py"))
+    for excluded in (
+        "numpy/_core/tests/test_a.py",
+        "numpy/_core/include/numpy/x.h",
+        "pandas/_libs/lib.pyx",
+        "numpy/random/c_distributions.pxd",
+    ):
+        assert not stage._staged(pathlib.PurePosixPath(excluded)), excluded
+
+
+def test_the_method_table_check_finds_a_flag_signature_mismatch(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "m.c").write_text(
+        "static PyObject *\nok(PyObject *self, PyObject *args)\n{ return NULL; }\n"
+        "static PyObject *\nbad(PyObject *self, PyObject *args)\n{ return NULL; }\n"
+        "static PyMethodDef methods[] = {\n"
+        '    {"ok", (PyCFunction)ok, METH_VARARGS, NULL},\n'
+        '    {"bad", (PyCFunction)bad, METH_VARARGS | METH_KEYWORDS, NULL},\n'
+        "};\n"
+    )
+    found = methdefs.mismatches(tmp_path, ["pkg"])
+    assert len(found) == 1
+    assert "bad -> bad flags [METH_VARARGS | METH_KEYWORDS] wants 3 params" in found[0]
