@@ -495,9 +495,11 @@ class Shell:
         try:
             if kind == "simple":
                 return self.exec_simple(node, redirected, cond)
-            if kind == "group":
+            if kind == "group" and not isolated:
                 return self.exec_list(node.body, redirected, cond)
-            if kind == "subshell" or (isolated and kind != "simple"):
+            # A compound command in a multi-stage pipeline runs in a subshell, as bash runs
+            # every stage of a pipeline: `{ x=1; } | cat` leaves x as it was.
+            if kind == "subshell" or isolated:
                 return self.subshell(
                     lambda: (
                         self.exec_list(node.body, redirected, cond)
