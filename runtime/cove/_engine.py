@@ -21,6 +21,7 @@ import msgspec
 import wasmtime
 
 from ._artifact import Artifact
+from ._pages import Copier
 
 __all__ = [
     "MAX_HOST_REPLY_BYTES",
@@ -238,6 +239,8 @@ class Engine:
         )
         self.instance_pre: wasmtime.InstancePre = linker.instantiate_pre(self.module)
         self._linker = linker
+        # Copies pages between this engine's instances (forks), with a helper thread of its own.
+        self.copier: Copier = Copier()
         self._stop = threading.Event()
         # The ticker runs only while wasm runs (and for a moment after): an idle server burns
         # no CPU on it. `_active` counts calls in progress; `_wake` rouses an idle ticker.
@@ -296,7 +299,8 @@ class Engine:
         return max(1, round(seconds / self.epoch_tick_s)) + 1
 
     def close(self) -> None:
-        """Stop the ticker. Idempotent."""
+        """Stop the ticker and the page copier's helper thread. Idempotent."""
+        self.copier.close()
         self._stop.set()
         self._wake.set()
         if self._ticker.is_alive() and self._ticker is not threading.current_thread():

@@ -42,10 +42,10 @@ from ._artifact import Artifact, declared_memory_bytes, trim_heap
 from ._engine import Engine
 from ._errors import CapacityError, InterpreterError, InvalidRequestError, SessionNotFoundError
 from ._guest import Guest
-from ._image import ImageError, SessionRecord, move_to_held, read_image_header
 from ._results import fmt_bytes
 from ._session import Session
 from ._settings import PoolSettings, SessionOptions
+from ._statefile import SessionRecord, StateFileError, move_to_held, read_state_header
 from ._tools import ExecResult, ToolCall
 from ._watch import Watcher
 from ._workspace import Workspace, remove_tree
@@ -399,13 +399,13 @@ class Pool:
                 sid = image.name[: -len(".image")]
                 workspace, tmp = stale / sid, stale / f"{sid}.tmp"
                 try:
-                    header = read_image_header(image, self.engine.artifact.sha256)
+                    header = read_state_header(image, self.engine.artifact.sha256)
                     if header.session.session_id != sid or not (
                         workspace.is_dir() and tmp.is_dir()
                     ):
                         continue
                     move_to_held(held, header.session, (workspace, tmp, image))
-                except (ImageError, OSError) as exc:
+                except (StateFileError, OSError) as exc:
                     _log.error("suspended session %s of a dead process is lost: %s", sid, exc)
         finally:
             os.close(lock_fd)
@@ -437,14 +437,14 @@ class Pool:
         try:
             record = msgspec.json.decode(record_path.read_bytes(), type=SessionRecord)
             if record.session_id != sid:
-                raise ImageError("its record names another session")
+                raise StateFileError("its record names another session")
             limits = record.limits.clamp(settings.ceilings)
-            header = read_image_header(paths[2], self.engine.artifact.sha256, limits.memory_bytes)
+            header = read_state_header(paths[2], self.engine.artifact.sha256, limits.memory_bytes)
             if header.session.session_id != sid:
-                raise ImageError("its image belongs to another session")
+                raise StateFileError("its image belongs to another session")
             if not (paths[0].is_dir() and paths[1].is_dir()):
-                raise ImageError("its workspace is missing")
-        except (ImageError, OSError, msgspec.MsgspecError) as exc:
+                raise StateFileError("its workspace is missing")
+        except (StateFileError, OSError, msgspec.MsgspecError) as exc:
             _log.error("held session %s cannot be restored and is removed: %s", sid, exc)
             for path in (*paths, record_path):
                 _remove_held(path)

@@ -47,16 +47,16 @@ from ._errors import (
 )
 from ._guest import Guest, GuestOutcome
 from ._host import HostServices
-from ._image import (
-    ImageError,
-    ImageHeader,
+from ._settings import Limits
+from ._statefile import (
     SessionRecord,
+    StateFileError,
+    StateHeader,
     decompress_pages,
     move_to_held,
-    open_image,
-    write_image,
+    open_state,
+    write_state,
 )
-from ._settings import Limits
 from ._tools import (
     BashExecution,
     CodeExecution,
@@ -533,11 +533,11 @@ class Session:
         return self._guest
 
     def _resume(self) -> Guest:
-        image = open_image(self.image_path, self._engine.artifact.sha256, self.limits.memory_bytes)
+        image = open_state(self.image_path, self._engine.artifact.sha256, self.limits.memory_bytes)
         try:
             with image as (header, body):
                 if header.session.session_id != self.session_id:
-                    raise ImageError("the session image belongs to another session")
+                    raise StateFileError("the session image belongs to another session")
                 guest = self._new_guest()
                 try:
                     guest.restore(
@@ -548,7 +548,7 @@ class Session:
                 except BaseException:
                     guest.close()
                     raise
-        except (ImageError, InterpreterError, OSError) as exc:
+        except (StateFileError, InterpreterError, OSError) as exc:
             _log.error("session %s cannot be resumed: %s", self.session_id, exc)
             self._closed = True  # the pool forgets it (`Pool.get_session`, `Pool.reap`)
             self._drop_image()
@@ -587,14 +587,14 @@ class Session:
         if guest.open_files() or self._pristine is None:
             return False
         runs = guest.changed_runs(self._pristine)
-        header = ImageHeader(
+        header = StateHeader(
             artifact_sha256=self._engine.artifact.sha256,
             memory_bytes=guest.memory_bytes(),
             stack_pointer=guest.stack_pointer(),
             runs=runs,
             session=self.record(),
         )
-        write_image(self.image_path, header, guest.pages(runs))
+        write_state(self.image_path, header, guest.pages(runs))
         self._guest = None
         self._suspended = True
         guest.close()

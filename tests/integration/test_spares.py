@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 import cove
-from cove import _image
+from cove import _pages
 from cove._guest import Guest
 
 pytestmark = pytest.mark.anyio
@@ -81,8 +81,8 @@ async def test_prefaulting_keeps_every_byte_and_makes_the_pages_private(
             guest.prefault(runs)
             assert ctypes.string_at(address, size) == before
 
-            page_classes = _image._page_classes  # pyright: ignore[reportPrivateUsage]
-            classes = page_classes(address, size // _image.PAGE)
+            page_classes = _pages._page_classes  # pyright: ignore[reportPrivateUsage]
+            classes = page_classes(address, size // _pages.PAGE)
             assert all(classes[first : first + count] == b"w" * count for first, count in runs)
             assert guest.changed_runs(pristine) == []
             # A fork's copy takes them all rather than comparing them (a superset).
@@ -93,10 +93,10 @@ async def test_prefaulting_keeps_every_byte_and_makes_the_pages_private(
             # One prefaulted page changed, one written with the byte it held: only the first
             # is a change.
             (first, count), (other, _) = runs[0], runs[-1]
-            changed = address + (first + count - 1) * _image.PAGE
+            changed = address + (first + count - 1) * _pages.PAGE
             flipped = ctypes.string_at(changed, 1)[0] ^ 1
             ctypes.c_char.from_address(changed).value = bytes([flipped])
-            same = ctypes.c_char.from_address(address + other * _image.PAGE)
+            same = ctypes.c_char.from_address(address + other * _pages.PAGE)
             same.value = same.value
             assert guest.changed_runs(pristine) == [(first + count - 1, 1)]
         finally:

@@ -19,7 +19,7 @@ import msgspec
 import pytest
 
 import cove
-from cove import _image, _protocol, tools
+from cove import _pages, _protocol, _statefile, tools
 from cove._workspace import TreeCopy, Workspace
 
 from .scribbler import SCRIBBLER
@@ -409,27 +409,27 @@ async def test_10_a_backslash_is_an_ordinary_character_in_a_view(session: cove.S
 
 def test_11_an_image_is_verified_and_decompressed_in_bounded_memory(tmp_path: pathlib.Path) -> None:
     pages = 16384  # 64 MiB of incompressible pages
-    record = _image.SessionRecord(
+    record = _statefile.SessionRecord(
         session_id="s" * 32, created_at=1.0, last_activity_at=2.0, limits=cove.Limits(), image="i"
     )
-    header = _image.ImageHeader(
+    header = _statefile.StateHeader(
         artifact_sha256="0" * 64,
-        memory_bytes=pages * _image.PAGE,
+        memory_bytes=pages * _pages.PAGE,
         stack_pointer=0,
         runs=[(0, pages)],
         session=record,
     )
     chunks = [os.urandom(1 << 20) for _ in range(64)]
     path = tmp_path / "big.image"
-    _image.write_image(path, header, iter(chunks))
+    _statefile.write_state(path, header, iter(chunks))
     assert path.stat().st_size > 64 << 20
-    target = bytearray(pages * _image.PAGE)
+    target = bytearray(pages * _pages.PAGE)
     base = ctypes.addressof(ctypes.c_char.from_buffer(target))
     tracemalloc.start()
     try:
-        with _image.open_image(path, "0" * 64, 1 << 30) as (read, body):
+        with _statefile.open_state(path, "0" * 64, 1 << 30) as (read, body):
             assert read == header
-            _image.decompress_pages(read, body, base)
+            _statefile.decompress_pages(read, body, base)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -1,31 +1,22 @@
-"""Session images: an interpreter's state as the pages that differ from the snapshot.
+"""The state file: the format a session's saved interpreter state (its *image*) is kept in.
 
 Between calls an interpreter's whole state is its linear memory (and `__stack_pointer`, back at
 its initial value then; it is saved anyway): wasi-libc keeps the working directory and the
 environment in that memory, the function table is never written, and everything host-side (the
 WASI descriptor table) is rebuilt by a fresh instance. So a session's state is the snapshot plus
-the pages the session changed, and restoring it is instantiating the snapshot and writing those
-pages back. This is how a session is suspended to disk, carried across a restart, and forked.
+the pages the session changed (`_pages.changed_runs`), and restoring it is instantiating the
+snapshot and writing those pages back. This module is the file those pages and the session's
+record are written to, for a suspend or a restart; it knows nothing of guests or sessions.
 
-Finding the changed pages. With `memory_init_cow` an instance's memory maps the snapshot's
-image; a page the guest never wrote is either not present or still the image's (file-backed, or
-a shared anonymous page when the module was compiled in memory). `/proc/self/pagemap` (Linux,
-readable by the process itself without privileges) tells which pages are present, swapped or
-file-backed: only present-or-swapped, private pages are candidates. A candidate mapped only
-here (bit 56) was written by the guest and is kept; any other (the shared zero page a read
-maps, or a page shared with a forked child process) is compared with a pristine instance's page
-(`memcmp`) and kept only if it differs. Where pagemap is unavailable every page is compared:
-slower, same result. A page left out is always one that equals the snapshot's.
+The file (`write_state` / `open_state`), all integers little-endian:
 
-The file (`write_image` / `read_image`), all integers little-endian:
-
-    b"COVEIMG1" | u32 header length | header (JSON, `ImageHeader`) | zstd frame (level 3) of
+    b"COVEIMG1" | u32 header length | header (JSON, `StateHeader`) | zstd frame (level 3) of
     the pages of every run, in order | sha256 of everything before it (32 bytes)
 
 The header names the artifact the image was made from (an image is refused for any other),
 the memory's size, the stack pointer, the runs of pages (sorted, disjoint, inside the memory)
 and the session's record. A truncated, corrupted or foreign image is refused with
-`ImageError`, never loaded in part. Images are written to a private file (0600, in the pool's
+`StateFileError`, never loaded in part. Images are written to a private file (0600, in the pool's
 0700 directory) and replaced atomically.
 """
 
@@ -37,52 +28,40 @@ import hashlib
 import io
 import os
 import pathlib
-import re
 import struct
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from typing import Annotated, Any, BinaryIO, cast
 
 import msgspec
 import zstandard
 
 from ._errors import CoveError
+from ._pages import PAGE
 from ._settings import SESSION_ID_PATTERN, Limits
 
 __all__ = [
-    "PAGE",
-    "ImageError",
-    "ImageHeader",
     "SessionRecord",
-    "changed_runs",
+    "StateFileError",
+    "StateHeader",
     "decompress_pages",
     "move_to_held",
-    "open_image",
-    "read_image",
-    "read_image_header",
-    "write_image",
+    "open_state",
+    "read_state",
+    "read_state_header",
+    "write_state",
 ]
 
-PAGE = 4096
 MAGIC = b"COVEIMG1"
 _DIGEST = 32
 # Far above any real header (a few hundred bytes plus 8 per run), far below a memory's worth.
 _MAX_HEADER = 16 << 20
 _MAX_MEMORY = 4 << 30  # wasm32
 
-_PAGEMAP_PRESENT = 1 << 63
-_PAGEMAP_SWAPPED = 1 << 62
-_PAGEMAP_FILE_OR_SHARED = 1 << 61
-_PAGEMAP_EXCLUSIVE = 1 << 56
 _ZSTD_LEVEL = 3
-
-_libc = ctypes.CDLL(None)
-_memcmp = _libc.memcmp
-_memcmp.argtypes = (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
-_memcmp.restype = ctypes.c_int
-_ZERO_PAGE = ctypes.create_string_buffer(PAGE)
+_PAGES_MISMATCH = "the session image's pages do not match its header"
 
 
-class ImageError(CoveError):
+class StateFileError(CoveError):
     """A session image cannot be used: made from another artifact, truncated, or corrupted."""
 
 
@@ -101,7 +80,7 @@ class SessionRecord(msgspec.Struct, frozen=True, kw_only=True):
     resets: _Uint = 0
 
 
-class ImageHeader(msgspec.Struct, frozen=True, kw_only=True):
+class StateHeader(msgspec.Struct, frozen=True, kw_only=True):
     """An image's header: which artifact, the memory's layout, and the session."""
 
     artifact_sha256: Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")]
@@ -109,116 +88,6 @@ class ImageHeader(msgspec.Struct, frozen=True, kw_only=True):
     stack_pointer: Annotated[int, msgspec.Meta(ge=0, lt=2**32)]
     runs: list[tuple[_Uint, _Uint]]  # (first page, page count)
     session: SessionRecord
-
-
-# Each page's pagemap entry by its top byte (bits 56-63), as one of three classes:
-# b"\0" unchanged (not present and not swapped, or still the image's: file-backed or shared),
-# b"w" written (swapped out, or present, private and mapped only here),
-# b"c" to compare (present and private but shared, e.g. the zero page a read maps).
-def _page_class(top: int) -> int:
-    if top & (_PAGEMAP_SWAPPED >> 56):
-        return ord("w")
-    if top & (_PAGEMAP_PRESENT >> 56) and not top & (_PAGEMAP_FILE_OR_SHARED >> 56):
-        return ord("w") if top & (_PAGEMAP_EXCLUSIVE >> 56) else ord("c")
-    return 0
-
-
-_CLASSES = bytes(_page_class(top) for top in range(256))
-_CANDIDATE_RUNS = re.compile(rb"[wc]+")
-_CLASS_RUNS = re.compile(rb"w+|c+")
-
-
-def _page_classes(address: int, pages: int) -> bytes:
-    """One class byte per page at `address` (every page "c" without pagemap)."""
-    try:
-        fd = os.open("/proc/self/pagemap", os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return b"c" * pages
-    try:
-        entries = os.pread(fd, pages * 8, (address // PAGE) * 8)
-    except OSError:
-        entries = b""
-    finally:
-        os.close(fd)
-    if len(entries) != pages * 8:
-        return b"c" * pages
-    # The entries are little-endian: every 8th byte from the 7th is an entry's top byte.
-    return entries[7::8].translate(_CLASSES)
-
-
-def changed_runs(
-    address: int,
-    size: int,
-    pristine_address: int,
-    pristine_size: int,
-    compare: bytes | bytearray = b"",
-) -> list[tuple[int, int]]:
-    """Runs (first page, count) of the memory at `address` whose pages differ from the pristine
-    instance's at `pristine_address` (beyond its size, from zero pages).
-
-    `compare` (one byte a page, from page 0; non-zero: compare it) names pages made private
-    ahead of use (`Guest.prefault`): written, as far as the page map can tell, but holding the
-    snapshot's bytes until the guest writes them. Those are compared rather than taken as
-    changed (a spare's first-call pages the session never wrote: ~90 of a typical session's
-    ~2,100, ~125 of a fresh one's ~360, measured on 2026-12-02)."""
-    changed: list[tuple[int, int]] = []
-
-    def add(first: int, count: int) -> None:
-        if changed and changed[-1][0] + changed[-1][1] == first:
-            changed[-1] = (changed[-1][0], changed[-1][1] + count)
-        else:
-            changed.append((first, count))
-
-    classes = _page_classes(address, size // PAGE)
-    if compare:
-        classes = _to_compare(classes, compare)
-    for candidates in _CANDIDATE_RUNS.finditer(classes):
-        first, end = candidates.span()
-        if b"c" not in candidates.group():  # the common case: all written
-            add(first, end - first)
-        else:
-            _compare_runs(classes, first, end, address, pristine_address, pristine_size, add)
-    return changed
-
-
-_MARKED = re.compile(rb"[^\0]+")
-
-
-def _to_compare(classes: bytes, marks: bytes | bytearray) -> bytes:
-    """`classes` with every written ("w") page that `marks` marks turned into one to compare."""
-    out = bytearray(classes)
-    for marked in _MARKED.finditer(marks, 0, len(out)):
-        first, end = marked.span()
-        out[first:end] = out[first:end].replace(b"w", b"c")
-    return bytes(out)
-
-
-def _compare_runs(
-    classes: bytes,
-    start: int,
-    stop: int,
-    address: int,
-    pristine_address: int,
-    pristine_size: int,
-    add: Callable[[int, int], None],
-) -> None:
-    zero = ctypes.addressof(_ZERO_PAGE)
-    for found in _CLASS_RUNS.finditer(classes, start, stop):
-        first, end = found.span()
-        if found.group()[0] == ord("w"):
-            add(first, end - first)
-            continue
-        # Pages to compare come in long runs that mostly equal the pristine's (the zero pages
-        # reads mapped): a run is compared whole first, page by page only when it differs.
-        if end * PAGE <= pristine_size and not _memcmp(
-            address + first * PAGE, pristine_address + first * PAGE, (end - first) * PAGE
-        ):
-            continue
-        for page in range(first, end):
-            offset = page * PAGE
-            reference = pristine_address + offset if offset < pristine_size else zero
-            if _memcmp(address + offset, reference, PAGE) != 0:
-                add(page, 1)
 
 
 def move_to_held(
@@ -237,14 +106,14 @@ def move_to_held(
     partial.rename(target)
 
 
-def _header_bytes(header: ImageHeader) -> bytes:
+def _header_bytes(header: StateHeader) -> bytes:
     encoded = msgspec.json.encode(header)
     return MAGIC + struct.pack("<I", len(encoded)) + encoded
 
 
-def write_image(
+def write_state(
     path: pathlib.Path,
-    header: ImageHeader,
+    header: StateHeader,
     pages: Iterator[bytes | memoryview],
     *,
     durable: bool = False,
@@ -284,32 +153,32 @@ def write_image(
 
 def _parse_header(
     data: bytes, artifact_sha256: str, max_memory_bytes: int
-) -> tuple[ImageHeader, int]:
+) -> tuple[StateHeader, int]:
     if len(data) < len(MAGIC) + 4 + _DIGEST or data[: len(MAGIC)] != MAGIC:
-        raise ImageError("not a Cove session image")
+        raise StateFileError("not a Cove session image")
     (length,) = struct.unpack_from("<I", data, len(MAGIC))
     start = len(MAGIC) + 4
     if length > _MAX_HEADER or start + length > len(data):
-        raise ImageError("the session image is truncated")
+        raise StateFileError("the session image is truncated")
     try:
-        header = msgspec.json.decode(data[start : start + length], type=ImageHeader)
+        header = msgspec.json.decode(data[start : start + length], type=StateHeader)
     except msgspec.ValidationError as exc:
-        raise ImageError(f"the session image's header is invalid: {exc}") from exc
+        raise StateFileError(f"the session image's header is invalid: {exc}") from exc
     except msgspec.DecodeError as exc:
-        raise ImageError("the session image's header is corrupted") from exc
+        raise StateFileError("the session image's header is corrupted") from exc
     if header.artifact_sha256 != artifact_sha256:
-        raise ImageError(
+        raise StateFileError(
             f"the session image was made by another interpreter artifact "
             f"({header.artifact_sha256[:12]}…, this server runs {artifact_sha256[:12]}…)"
         )
     if header.memory_bytes % 65536:
-        raise ImageError("the session image's memory size is not whole wasm pages")
+        raise StateFileError("the session image's memory size is not whole wasm pages")
     if header.memory_bytes > max_memory_bytes:
-        raise ImageError("the session image's memory is over the session's memory limit")
+        raise StateFileError("the session image's memory is over the session's memory limit")
     end = 0
     for first, count in header.runs:
         if count == 0 or first < end or (first + count) * PAGE > header.memory_bytes:
-            raise ImageError("the session image's page runs are invalid")
+            raise StateFileError("the session image's page runs are invalid")
         end = first + count
     return header, start + length
 
@@ -323,20 +192,20 @@ def _read_head(f: BinaryIO) -> bytes:
     return head
 
 
-def read_image_header(
+def read_state_header(
     path: pathlib.Path, artifact_sha256: str, max_memory_bytes: int = _MAX_MEMORY
-) -> ImageHeader:
-    """An image's header, checked (not its pages: `open_image` checks the whole file).
+) -> StateHeader:
+    """An image's header, checked (not its pages: `open_state` checks the whole file).
 
     Raises:
-        ImageError: not an image, from another artifact, or a header that does not hold.
+        StateFileError: not an image, from another artifact, or a header that does not hold.
         OSError: the file cannot be read.
     """
     with open(path, "rb") as f:
         head = _read_head(f)
         size = os.fstat(f.fileno()).st_size
     if size < len(head) + _DIGEST:
-        raise ImageError("the session image is truncated")
+        raise StateFileError("the session image is truncated")
     header, _ = _parse_header(head + b"\0" * _DIGEST, artifact_sha256, max_memory_bytes)
     return header
 
@@ -367,50 +236,50 @@ class _Body(io.RawIOBase):
 
 
 @contextlib.contextmanager
-def open_image(
+def open_state(
     path: pathlib.Path, artifact_sha256: str, max_memory_bytes: int
-) -> Generator[tuple[ImageHeader, BinaryIO]]:
+) -> Generator[tuple[StateHeader, BinaryIO]]:
     """An image's header and a reader of its compressed pages, its digest and header verified
     (the pages are checked as `decompress_pages` writes them). The file is read in pieces, so
     opening an image costs `_READ_BYTES` of memory, whatever its size.
 
     Raises:
-        ImageError: truncated, corrupted, made from another artifact, or over
+        StateFileError: truncated, corrupted, made from another artifact, or over
             `max_memory_bytes`.
         OSError: the file cannot be read.
     """
     with open(path, "rb", buffering=0) as f:
         size = os.fstat(f.fileno()).st_size
         if size < len(MAGIC) + 4 + _DIGEST:
-            raise ImageError("the session image is truncated")
+            raise StateFileError("the session image is truncated")
         body_end = size - _DIGEST
         digest = hashlib.sha256()
         left = body_end
         while left:
             piece = f.read(min(_READ_BYTES, left))
             if not piece:
-                raise ImageError("the session image is truncated")
+                raise StateFileError("the session image is truncated")
             digest.update(piece)
             left -= len(piece)
         if digest.digest() != f.read(_DIGEST):
-            raise ImageError("the session image is corrupted (its digest does not match)")
+            raise StateFileError("the session image is corrupted (its digest does not match)")
         f.seek(0)
         header, start = _parse_header(
             _read_head(f) + b"\0" * _DIGEST, artifact_sha256, max_memory_bytes
         )
         if start > body_end:
-            raise ImageError("the session image is truncated")
+            raise StateFileError("the session image is truncated")
         body = io.BufferedReader(_Body(f, start, body_end - start), _READ_BYTES)
         yield header, cast(BinaryIO, body)
 
 
-def decompress_pages(header: ImageHeader, body: BinaryIO, base: int) -> None:
-    """Write an image's pages, read from `body` (`open_image`), into the memory at `base`
+def decompress_pages(header: StateHeader, body: BinaryIO, base: int) -> None:
+    """Write an image's pages, read from `body` (`open_state`), into the memory at `base`
     (each run at its own pages), exactly as many as the header declares; nothing outside the
     runs is written.
 
     Raises:
-        ImageError: the pages do not decompress, or not to exactly the declared amount.
+        StateFileError: the pages do not decompress, or not to exactly the declared amount.
     """
     try:
         with zstandard.ZstdDecompressor().stream_reader(body, read_size=_READ_BYTES) as reader:
@@ -422,25 +291,27 @@ def decompress_pages(header: ImageHeader, body: BinaryIO, base: int) -> None:
                     while got < size:
                         n: int = reader.readinto(view[got:])  # pyright: ignore[reportUnknownMemberType]
                         if not n:
-                            raise ImageError("the session image's pages do not match its header")
+                            raise StateFileError(
+                                "the session image's pages do not match its header"
+                            )
                         got += n
             if reader.read(1):
-                raise ImageError("the session image's pages do not match its header")
+                raise StateFileError(_PAGES_MISMATCH)
     except zstandard.ZstdError as exc:
-        raise ImageError("the session image's pages are corrupted") from exc
+        raise StateFileError("the session image's pages are corrupted") from exc
 
 
-def read_image(
+def read_state(
     path: pathlib.Path, artifact_sha256: str, max_memory_bytes: int
-) -> tuple[ImageHeader, bytearray]:
+) -> tuple[StateHeader, bytearray]:
     """A whole image, verified: its header, and its runs' pages end to end (exactly as many
     as the header declares, which is at most `max_memory_bytes`).
 
     Raises:
-        ImageError: truncated, corrupted, or made from another artifact.
+        StateFileError: truncated, corrupted, or made from another artifact.
         OSError: the file cannot be read.
     """
-    with open_image(path, artifact_sha256, max_memory_bytes) as (header, body):
+    with open_state(path, artifact_sha256, max_memory_bytes) as (header, body):
         pages = bytearray(sum(count for _, count in header.runs) * PAGE)
         if pages:
             # The runs end to end in `pages`: the same runs, renumbered from page 0.
