@@ -36,7 +36,11 @@ class BoundedText(io.TextIOBase):
     def write(self, s):
         if not isinstance(s, str):
             raise TypeError(f"write() argument must be str, not {type(s).__name__}")
-        data = s.encode("utf-8", "surrogateescape")
+        self.write_bytes(s.encode("utf-8", "surrogateescape"))
+        return len(s)
+
+    def write_bytes(self, data: bytes) -> None:
+        """Keep what fits of `data` (UTF-8, or any bytes) and count the rest."""
         room = self._limit - self._size
         if room >= len(data):
             self._parts.append(data)
@@ -46,7 +50,6 @@ class BoundedText(io.TextIOBase):
                 self._parts.append(data[:room])
                 self._size += room
             self.dropped += len(data) - max(room, 0)
-        return len(s)
 
     @property
     def buffer(self):
@@ -69,7 +72,7 @@ class BinaryView(io.RawIOBase):
         return True
 
     def write(self, b):
-        self._text.write(bytes(b).decode("utf-8", "surrogateescape"))
+        self._text.write_bytes(bytes(b))
         return len(b)
 
 

@@ -100,23 +100,22 @@ def _bash(req):
     if _shell is None:
         _shell = Shell(commands=COMMANDS, host=GuestHost())
     limit = protocol.max_output(req)
+    # The shell writes into the bounded streams as it runs: past the limit, output is counted,
+    # not kept (`seq 1 100000000` is a truncated stream, not the interpreter out of memory).
+    out, err = BoundedText(limit), BoundedText(limit)
     try:
         with deadline.armed():
-            out_bytes, err_bytes, rc = _shell.run(req["command"], stop_at_time_limit=True)
+            rc = _shell.run_into(req["command"], out.buffer, err.buffer, stop_at_time_limit=True)
     except BaseException as exc:
         # The shell contains its own failures; this is the last line, so that nothing the shell
         # raises (MemoryError, RecursionError included) becomes a driver failure, which would
         # reset the interpreter. Only a trap does that.
-        out_bytes = b""
         try:
             message = f"bash: internal error: {type(exc).__name__}: {exc}\n"
-            err_bytes = message.encode("utf-8", "replace")
         except BaseException:
-            err_bytes = f"bash: internal error: {type(exc).__name__}\n".encode()
+            message = f"bash: internal error: {type(exc).__name__}\n"
+        err.write_bytes(message.encode("utf-8", "replace"))
         rc = 1
-    out, err = BoundedText(limit), BoundedText(limit)
-    out.write(out_bytes.decode("utf-8", "surrogateescape"))
-    err.write(err_bytes.decode("utf-8", "surrogateescape"))
     return protocol.response(out, err, rc)
 
 

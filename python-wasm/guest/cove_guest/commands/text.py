@@ -2,12 +2,15 @@
 column, tee, fold, expand, shuf. (printf is in printf.py.)"""
 
 import decimal
+import itertools
+import math
 import os
 import random
 import re
 import stat as _stat
 import sys
 import unicodedata
+from collections.abc import Callable, Iterator
 
 from cove_guest.text.errors import ShellError, UsageError, os_message
 from cove_guest.text.escapes import echo_escapes
@@ -773,18 +776,54 @@ def seq(ctx, args):
         return str(int(x)) if x == x.to_integral_value() else str(x)
 
     width = max(len(show(first[0])), len(show(last[0]))) if equal else 0
-    out = []
+    if fmt is None and not decimals and _seq_integral(first[0], step[0], last[0]):
+        texts = _seq_integers(int(first[0]), int(step[0]), last[0])
+    else:
+        texts = _seq_decimals(first[0], step[0], last[0], show)
+    if width and fmt is None:
+        texts = (text.zfill(width) for text in texts)
+    # Written a chunk at a time, never built whole: `seq 1 100000000` streams into the bounded
+    # output (and the call's time limit ends it) instead of filling the interpreter's memory.
+    chunk = list(itertools.islice(texts, _SEQ_CHUNK))
+    if not chunk:
+        return 0
+    ctx.out.write(sep.join(chunk))
+    while chunk := list(itertools.islice(texts, _SEQ_CHUNK)):
+        ctx.out.write(sep + sep.join(chunk))
+    ctx.out.write("\n")
+    return 0
+
+
+_SEQ_CHUNK = 4096
+# Below this, integers are exact in `decimal`'s default context too: the fast path prints what
+# the exact one would.
+_SEQ_EXACT = decimal.Decimal(10) ** 18
+
+
+def _seq_integral(first: decimal.Decimal, step: decimal.Decimal, last: decimal.Decimal) -> bool:
+    """Whether every number of the sequence is an integer small enough to count with `range`."""
+    small = all(abs(v) < _SEQ_EXACT for v in (first, step, last))
+    return small and first == first.to_integral_value() and step == step.to_integral_value()
+
+
+def _seq_integers(first: int, step: int, last: decimal.Decimal) -> Iterator[str]:
+    stop = math.floor(last) + 1 if step > 0 else math.ceil(last) - 1
+    return map(str, range(first, stop, step))
+
+
+def _seq_decimals(
+    first: decimal.Decimal,
+    step: decimal.Decimal,
+    last: decimal.Decimal,
+    show: Callable[[decimal.Decimal], str],
+) -> Iterator[str]:
     n = 0
     while True:
-        x = first[0] + n * step[0]
-        if (step[0] > 0 and x > last[0]) or (step[0] < 0 and x < last[0]):
-            break
-        text = show(x)
-        out.append(text.zfill(width) if width and fmt is None else text)
+        x = first + n * step
+        if (step > 0 and x > last) or (step < 0 and x < last):
+            return
+        yield show(x)
         n += 1
-    if out:
-        ctx.out.write(sep.join(out) + "\n")
-    return 0
 
 
 def nl(ctx, args):

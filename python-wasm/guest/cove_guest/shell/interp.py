@@ -12,6 +12,7 @@ this package never imports them.
 """
 
 import glob as _glob
+import io
 import os
 import re
 
@@ -130,10 +131,16 @@ class Shell:
         command line with status 124 and the shell goes on; otherwise (a shell run by model code,
         `subprocess`) `TimeLimitExceeded` propagates to that code's caller.
         """
-        out, err = Writer(), Writer()
-        io_ = IO(stdin, out, err)
-        status = self.run_script_source(src, io_, stop_at_time_limit=stop_at_time_limit)
-        return out.getvalue(), err.getvalue(), status & 0xFF
+        out, err = io.BytesIO(), io.BytesIO()
+        status = self.run_into(src, out, err, stdin=stdin, stop_at_time_limit=stop_at_time_limit)
+        return out.getvalue(), err.getvalue(), status
+
+    def run_into(self, src, out, err, *, stdin=b"", stop_at_time_limit=False):
+        """Run a command line with its stdout and stderr written to `out` and `err` as it runs
+        (byte sinks: the session's shell is given bounded ones, so a command's output is bounded
+        while it is written, not after); returns the status."""
+        io_ = IO(stdin, Writer(out), Writer(err))
+        return self.run_script_source(src, io_, stop_at_time_limit=stop_at_time_limit) & 0xFF
 
     def run_script_source(self, src, io_, *, stop_at_time_limit=False):
         """Run `src` as bash runs a script: each complete command is parsed, then run, in
