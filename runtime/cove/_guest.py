@@ -16,15 +16,17 @@ from __future__ import annotations
 import enum
 import pathlib
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import cast
 
 import msgspec
 import wasmtime
 
 from . import _pages
 from . import _protocol as protocol
-from ._engine import Engine, HostHandler, enter_call, leave_call
+from ._engine import Engine
 from ._errors import InterpreterError
+from ._hostcall import HostHandler, enter_call, leave_call
 from ._protocol import unpack_call_result
 from ._rawcall import HardDeadline, RawFunc, RawMemory, SoftDeadline
 
@@ -32,6 +34,11 @@ __all__ = ["Guest", "GuestOutcome", "Trapped"]
 
 # Fuel given to a call with no fuel limit: effectively unbounded, but still metered.
 FUEL_UNLIMITED = (1 << 63) - 1
+
+# The deadline of a call into the guest outside `call`: instantiating the snapshot (its start
+# functions), `cove_limits`, `cove_open_files`. Each takes microseconds; this only bounds a
+# guest that misbehaves.
+HOUSEKEEPING_CALL_S = 5.0
 
 
 class Trapped(enum.Enum):
@@ -55,6 +62,14 @@ class GuestOutcome(msgspec.Struct, frozen=True, kw_only=True):
     memory_bytes: int = 0
     quota_hit: bool = False
     interrupted: bool = False
+
+
+def _raw(store: wasmtime.Store, funcs: Mapping[str, object], name: str) -> RawFunc:
+    """The export `name` (checked to be a function) on the lean call path, with its signature
+    as `_protocol.EXPORTS` declares it."""
+    params, result = protocol.EXPORTS[name]
+    assert result is not None
+    return RawFunc(store, cast(wasmtime.Func, funcs[name]), params, result)
 
 
 def _signed32(value: int) -> int:
@@ -96,7 +111,7 @@ class Guest:
         wasi.preopen_dir(str(workspace), "/workspace", True)
         wasi.preopen_dir(str(tmp), "/tmp", True)
         store.set_wasi(wasi)
-        store.set_epoch_deadline(engine.ticks(5.0))
+        store.set_epoch_deadline(engine.ticks(HOUSEKEEPING_CALL_S))
         if engine.consume_fuel:
             store.set_fuel(FUEL_UNLIMITED)
         try:
@@ -106,19 +121,16 @@ class Guest:
             raise InterpreterError(f"cannot instantiate the interpreter: {exc}") from exc
         exports = instance.exports(store)
         memory = exports.get("memory")
-        buffer, call = exports.get("cove_buffer"), exports.get("cove_call")
-        interrupt, open_files = exports.get("cove_interrupt"), exports.get("cove_open_files")
+        funcs = {name: exports.get(name) for name in protocol.EXPORTS}
         stack_pointer = exports.get("__stack_pointer")
         if not (
             isinstance(memory, wasmtime.Memory)
-            and isinstance(buffer, wasmtime.Func)
-            and isinstance(call, wasmtime.Func)
-            and isinstance(interrupt, wasmtime.Func)
-            and isinstance(open_files, wasmtime.Func)
+            and all(isinstance(func, wasmtime.Func) for func in funcs.values())
             and isinstance(stack_pointer, wasmtime.Global)
         ):
             store.close()
             raise InterpreterError("the interpreter artifact lacks Cove's call-in exports")
+        interrupt = cast(wasmtime.Func, funcs["cove_interrupt"])
         self._deadline: SoftDeadline | HardDeadline = (
             SoftDeadline(store, interrupt, stack_pointer, engine.grace_ticks)
             if engine.grace_ticks
@@ -136,9 +148,9 @@ class Guest:
         self._wasm_memory = memory
         self._limits_func = limits if isinstance(limits, wasmtime.Func) else None
         self._memory = RawMemory(store, memory)
-        self._buffer = RawFunc(store, buffer, ("i32",), "i32")
-        self._call = RawFunc(store, call, ("i32", "i64", "i64"), "i64")
-        self._open_files = RawFunc(store, open_files, (), "i32")
+        self._buffer = _raw(store, funcs, "cove_buffer")
+        self._call = _raw(store, funcs, "cove_call")
+        self._open_files = _raw(store, funcs, "cove_open_files")
         self._stack_pointer = stack_pointer
         self._buffer_ptr = 0
         self._buffer_cap = 0
@@ -158,13 +170,15 @@ class Guest:
         max_response_bytes: int,
         host: HostHandler | None = None,
         soft: bool = True,
+        deadline: float | None = None,
     ) -> GuestOutcome:
         """Run one request in the guest and return its outcome; never raises for guest faults.
 
         A response longer than `max_response_bytes` is not read (the guest's driver bounds
         what it returns; only tampered-with guest code exceeds it): the call is a crash.
         Not `soft`: the deadline ends the call at once, with no interruption and grace period
-        first (housekeeping).
+        first (housekeeping). `deadline` (`time.monotonic()` seconds) is the instant `timeout_s`
+        counts to, when the caller has it already: host calls made by the guest end by it.
 
         Blocks the calling thread for up to `timeout_s` (plus the grace period, when `soft`,
         and one epoch tick).
@@ -176,7 +190,9 @@ class Guest:
         if self.engine.consume_fuel:
             budget = fuel if fuel is not None else FUEL_UNLIMITED
             store.set_fuel(budget)
-        previous = enter_call(host, time.monotonic() + timeout_s, self.engine.consume_fuel)
+        if deadline is None:
+            deadline = time.monotonic() + timeout_s
+        previous = enter_call(host, deadline, self.engine.consume_fuel)
         self.engine.call_started()
         try:
             return self._run(payload, budget, bytes_left, files_left, max_response_bytes)
@@ -251,7 +267,7 @@ class Guest:
         """Before a call into the guest outside `call`: a deadline of its own (the store's is
         the last call's, long past) and no soft stage (only the driver runs)."""
         self._deadline.arm(soft=False)
-        self._store.set_epoch_deadline(self.engine.ticks(5.0))
+        self._store.set_epoch_deadline(self.engine.ticks(HOUSEKEEPING_CALL_S))
 
     def open_files(self) -> int:
         """Descriptors the guest's code holds open (path_open's, not stdio or the preopens).
@@ -346,7 +362,7 @@ class Guest:
             fuel=None,
             bytes_left=bytes_left,
             files_left=files_left,
-            max_response_bytes=1 << 16,
+            max_response_bytes=protocol.HOUSEKEEPING_RESPONSE_BYTES,
             soft=False,
         )
         return None if outcome.trapped is not None else outcome.response

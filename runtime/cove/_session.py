@@ -73,10 +73,7 @@ __all__ = ["Session", "SessionInfo"]
 
 _log = logging.getLogger("cove")
 
-# The most a housekeeping request (a spare's warm-up, a fork's reseed, closing files before a
-# restart) may take, with no grace period. Each takes milliseconds; guest memory is the model's
-# own, though, so only this bound holds (a fork's reseed also within its call's deadline).
-HOUSEKEEPING_S = 2.0
+HOUSEKEEPING_S = protocol.HOUSEKEEPING_S
 
 
 class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -382,15 +379,16 @@ class Session:
         before = self.workspace.begin_call()
         guest = self._live_guest(deadline)
         started = time.perf_counter()
-        self._host.begin_call(deadline)
+        self._host.start_call()
         outcome = guest.call(
             data,
             timeout_s=max(0.0, deadline - time.monotonic()),
             fuel=limits.fuel,
             bytes_left=max(0, limits.workspace_bytes - before.bytes),
             files_left=max(0, limits.workspace_files - before.files),
-            max_response_bytes=results.max_response_bytes(limits.max_output_bytes),
+            max_response_bytes=protocol.max_response_bytes(limits.max_output_bytes),
             host=self._host,
+            deadline=deadline,
         )
         elapsed_ms = int((time.perf_counter() - started) * 1000)
         after, changed = self.workspace.end_call()
