@@ -40,7 +40,7 @@ import typing
 
 from cove_guest import deadline, extensions, protocol, sandbox
 from cove_guest.capture import BoundedText, redirected_streams
-from cove_guest.cells import Cells, Outcome, main_namespace, run_source
+from cove_guest.cells import Cells, main_namespace, run_source
 from cove_guest.commands import COMMANDS
 from cove_guest.commands.pip import pip
 from cove_guest.editor import Editor
@@ -83,11 +83,10 @@ def _start():
 
 
 def _exec(req):
-    outcome = Outcome()
-    rc, out, err = redirected_streams(
-        protocol.max_output(req), lambda o, e: _cells.run(req["code"], o, e, outcome)
+    ran, out, err = redirected_streams(
+        protocol.max_output(req), lambda o, e: _cells.run(req["code"], o, e)
     )
-    return protocol.response(out, err, rc, outcome.exc_type)
+    return protocol.response(out, err, ran.status, ran.exc_type)
 
 
 def _edit(req):
@@ -156,7 +155,7 @@ def _warm_up(req):
     name = "<warm-up>"
     redirected_streams(
         protocol.max_output(req),
-        lambda o, e: run_source("pass", name, main_namespace(), o, e, Outcome()),
+        lambda o, e: run_source("pass", name, main_namespace(), o, e),
     )
     linecache.cache.pop(name, None)
     return {"ok": True}
@@ -277,7 +276,8 @@ def handle(request):
     return protocol.encode(resp)
 
 
-WARM_UP = """
+# The snapshot's warm-up (unrelated to protocol.WARM_UP, a spare's first request).
+SNAPSHOT_WARM_UP = """
 import io
 import numpy as np
 import pandas as pd
@@ -338,7 +338,7 @@ def initialise():
         importlib.import_module(module)
     # numpy's and pandas' common paths import more of themselves on first use (5 to 20 ms each):
     # run them once here, in a namespace of their own, so that those imports are in the snapshot.
-    exec(compile(WARM_UP, "<warm-up>", "exec"), {})
+    exec(compile(SNAPSHOT_WARM_UP, "<warm-up>", "exec"), {})
     _numpy_seed = sys.modules["numpy.random"].mtrand._rand.seed
     # Warm the paths every session takes (the first compile and exec, capture, the editor, the
     # shell): their one-time costs land in the snapshot instead of in each session's first call.
