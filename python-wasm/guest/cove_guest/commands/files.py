@@ -41,6 +41,13 @@ def _q(name: str) -> str:
     return f'"{name}"' if "'" in name else f"'{name}'"
 
 
+def _cannot(ctx: Any, what: str, exc: OSError, *, write: bool = True) -> int:
+    """Report a failed file operation as coreutils does (`rm: cannot remove 'x': Permission
+    denied`); returns the status, 1."""
+    ctx.err.write(f"{what}: {os_message(exc, write=write)}\n")
+    return 1
+
+
 def _mode_string(st):
     kind = "d" if _stat.S_ISDIR(st.st_mode) else "l" if _stat.S_ISLNK(st.st_mode) else "-"
     perms = "rwxr-xr-x" if kind == "d" else "rw-r--r--"
@@ -178,17 +185,8 @@ def mkdir(ctx, args):
                 os.mkdir(name)
                 if "v" in on:
                     ctx.out.write(f"mkdir: created directory {_q(name)}\n")
-        except FileExistsError:
-            ctx.err.write(f"mkdir: cannot create directory '{name}': File exists\n")
-            status = 1
-        except FileNotFoundError:
-            ctx.err.write(f"mkdir: cannot create directory '{name}': No such file or directory\n")
-            status = 1
         except OSError as exc:
-            ctx.err.write(
-                f"mkdir: cannot create directory '{name}': {os_message(exc, write=True)}\n"
-            )
-            status = 1
+            status = _cannot(ctx, f"mkdir: cannot create directory '{name}'", exc)
     return status
 
 
@@ -217,13 +215,9 @@ def rm(ctx, args):
                 os.remove(name)
                 if "v" in on:
                     ctx.out.write(f"removed {_q(name)}\n")
-        except FileNotFoundError:
-            if "f" not in on:
-                ctx.err.write(f"rm: cannot remove '{name}': No such file or directory\n")
-                status = 1
         except OSError as exc:
-            ctx.err.write(f"rm: cannot remove '{name}': {os_message(exc, write=True)}\n")
-            status = 1
+            if not (isinstance(exc, FileNotFoundError) and "f" in on):
+                status = _cannot(ctx, f"rm: cannot remove '{name}'", exc)
     return status
 
 
@@ -258,8 +252,7 @@ def rmdir(ctx, args):
                     os.rmdir(parent)
                     parent = os.path.dirname(parent)
         except OSError as exc:
-            ctx.err.write(f"rmdir: failed to remove '{name}': {os_message(exc, write=True)}\n")
-            status = 1
+            status = _cannot(ctx, f"rmdir: failed to remove '{name}'", exc)
     return status
 
 
@@ -305,14 +298,10 @@ def cp(ctx, args):
                     shutil.copystat(src, target)
                 if "v" in on:
                     ctx.out.write(f"{_q(src)} -> {_q(target)}\n")
-        except FileNotFoundError:
-            ctx.err.write(f"cp: cannot stat '{src}': No such file or directory\n")
-            status = 1
+        except FileNotFoundError as exc:
+            status = _cannot(ctx, f"cp: cannot stat '{src}'", exc)
         except OSError as exc:
-            ctx.err.write(
-                f"cp: cannot create regular file '{target}': {os_message(exc, write=True)}\n"
-            )
-            status = 1
+            status = _cannot(ctx, f"cp: cannot create regular file '{target}'", exc)
     return status
 
 
@@ -344,12 +333,10 @@ def mv(ctx, args):
                 os.replace(src, target)
                 if "v" in on:
                     ctx.out.write(f"renamed {_q(src)} -> {_q(target)}\n")
-        except FileNotFoundError:
-            ctx.err.write(f"mv: cannot stat '{src}': No such file or directory\n")
-            status = 1
+        except FileNotFoundError as exc:
+            status = _cannot(ctx, f"mv: cannot stat '{src}'", exc)
         except OSError as exc:
-            ctx.err.write(f"mv: cannot move '{src}' to '{target}': {os_message(exc, write=True)}\n")
-            status = 1
+            status = _cannot(ctx, f"mv: cannot move '{src}' to '{target}'", exc)
     return status
 
 
@@ -405,8 +392,7 @@ def touch(ctx, args):
                     name, (st.st_atime if "m" in on else stamp, st.st_mtime if "a" in on else stamp)
                 )
         except OSError as exc:
-            ctx.err.write(f"touch: cannot touch '{name}': {os_message(exc, write=True)}\n")
-            status = 1
+            status = _cannot(ctx, f"touch: cannot touch '{name}'", exc)
     return status
 
 
@@ -427,8 +413,7 @@ def ln(ctx, args):
         if "v" in on:
             ctx.out.write(f"{_q(dest)} -> {_q(src)}\n")
     except OSError as exc:
-        ctx.err.write(f"ln: failed to create link '{dest}': {os_message(exc, write=True)}\n")
-        return 1
+        return _cannot(ctx, f"ln: failed to create link '{dest}'", exc)
     return 0
 
 
@@ -689,8 +674,7 @@ def du(ctx, args):
         try:
             st = os.stat(path) if follow else os.lstat(path)
         except OSError as exc:
-            ctx.err.write(f"du: cannot access '{path}': {os_message(exc)}\n")
-            status = 1
+            status = _cannot(ctx, f"du: cannot access '{path}'", exc, write=False)
             return -1, False
         is_dir = _stat.S_ISDIR(st.st_mode)
         if st.st_ino and (hash_all or (not is_dir and st.st_nlink > 1)):
@@ -702,8 +686,7 @@ def du(ctx, args):
             try:
                 entries = os.listdir(path)  # readdir order, as GNU's fts walks
             except OSError as exc:
-                ctx.err.write(f"du: cannot read directory '{path}': {os_message(exc)}\n")
-                status = 1
+                status = _cannot(ctx, f"du: cannot read directory '{path}'", exc, write=False)
                 entries = []
             for e in entries:
                 sub = path + e if path.endswith("/") else f"{path}/{e}"
@@ -906,8 +889,7 @@ def truncate(ctx: Any, args: list[str]) -> int:
             with open(name, "ab") as f:
                 f.truncate(new)
         except OSError as exc:
-            ctx.err.write(f"truncate: cannot open '{name}' for writing: {os_message(exc, True)}\n")
-            status = 1
+            status = _cannot(ctx, f"truncate: cannot open '{name}' for writing", exc)
     return status
 
 

@@ -617,15 +617,9 @@ class Shell:
                 test = self.exec_list(node.cond, io_, True)
                 if (test == 0) == node.until:
                     break
-                try:
-                    status = self.exec_list(node.body, io_, cond)
-                except LoopBreak as b:
-                    if b.levels > 1:
-                        raise LoopBreak(b.levels - 1) from None
+                status, broken = self._loop_body(node.body, io_, cond, status)
+                if broken:
                     break
-                except LoopContinue as c:
-                    if c.levels > 1:
-                        raise LoopContinue(c.levels - 1) from None
             return status
         if kind == "for":
             if node.items is None:
@@ -637,15 +631,9 @@ class Shell:
             status = 0
             for item in items:
                 self.set(node.var, item)
-                try:
-                    status = self.exec_list(node.body, io_, cond)
-                except LoopBreak as b:
-                    if b.levels > 1:
-                        raise LoopBreak(b.levels - 1) from None
+                status, broken = self._loop_body(node.body, io_, cond, status)
+                if broken:
                     break
-                except LoopContinue as c:
-                    if c.levels > 1:
-                        raise LoopContinue(c.levels - 1) from None
             return status
         if kind == "select":
             return self.exec_select(node, io_, cond)
@@ -653,15 +641,9 @@ class Shell:
             self.arith(node.init)
             status = 0
             while node.cond.strip() == "" or self.arith(node.cond) != 0:
-                try:
-                    status = self.exec_list(node.body, io_, cond)
-                except LoopBreak as b:
-                    if b.levels > 1:
-                        raise LoopBreak(b.levels - 1) from None
+                status, broken = self._loop_body(node.body, io_, cond, status)
+                if broken:
                     break
-                except LoopContinue as c:
-                    if c.levels > 1:
-                        raise LoopContinue(c.levels - 1) from None
                 self.arith(node.step)
             return status
         if kind == "case":
@@ -693,6 +675,21 @@ class Shell:
             return 2
         raise ShellError(f"unsupported construct {kind}")
 
+    def _loop_body(self, body, io_, cond, status):
+        """One round of a loop's body: (the loop's status after it, whether a `break` ended the
+        loop). `break N` and `continue N` aimed at an enclosing loop go on up, one level less;
+        a round they cut short leaves the status as it was."""
+        try:
+            return self.exec_list(body, io_, cond), False
+        except LoopBreak as b:
+            if b.levels > 1:
+                raise LoopBreak(b.levels - 1) from None
+            return status, True
+        except LoopContinue as c:
+            if c.levels > 1:
+                raise LoopContinue(c.levels - 1) from None
+            return status, False
+
     def exec_select(self, node, io_, cond):
         """`select`: the menu and the `PS3` prompt on stderr, a line of stdin per round."""
         items = list(self.positional) if node.items is None else []
@@ -723,15 +720,9 @@ class Shell:
                 if choice.isdigit() and 0 < int(choice) <= len(items)
                 else "",
             )
-            try:
-                status = self.exec_list(node.body, IO(b"", io_.out, io_.err), cond)
-            except LoopBreak as b:
-                if b.levels > 1:
-                    raise LoopBreak(b.levels - 1) from None
+            status, broken = self._loop_body(node.body, IO(b"", io_.out, io_.err), cond, status)
+            if broken:
                 return status
-            except LoopContinue as c:
-                if c.levels > 1:
-                    raise LoopContinue(c.levels - 1) from None
 
     def arith(self, expr):
         expanded = self.expand_str(expr, arith=True)
