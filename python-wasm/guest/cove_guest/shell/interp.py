@@ -19,6 +19,23 @@ import re
 from cove_guest.deadline import TimeLimitExceeded
 from cove_guest.shell.arith import ArithError, evaluate
 from cove_guest.shell.arrays import AssocArray, Compound, IndexedArray, Value
+from cove_guest.shell.ast import (
+    AndOr,
+    Arith,
+    Case,
+    CFor,
+    Cond,
+    For,
+    FuncDef,
+    Group,
+    If,
+    Pipeline,
+    Select,
+    Simple,
+    Subshell,
+    Unsupported,
+    While,
+)
 from cove_guest.shell.builtins import BUILTINS
 from cove_guest.shell.conditional import binary_test, unary_test
 from cove_guest.shell.errors import (
@@ -430,27 +447,25 @@ class Shell:
         return status
 
     def exec_node(self, node, io_, cond=False):
-        kind = node.kind
-        if kind == "andor":
-            left = self.exec_node(node.left, io_, True)
-            if (node.op == "&&" and left == 0) or (node.op == "||" and left != 0):
-                return self.exec_node(node.right, io_, cond)
-            return left
-        if kind == "pipeline":
-            status = self.exec_pipeline(node, io_, cond)
-            if node.negate:
-                status = int(status == 0)
-            self.status = status
-            if status != 0 and not cond and not node.negate:
-                if "ERR" in self.traps and not self._in_trap:
-                    self.run_trap("ERR", io_)
-                    self.status = status
-                if self.opts["errexit"]:
-                    raise ShellExit(status)
-            return status
-        if kind == "list":
-            return self.exec_list(node, io_, cond)
-        raise ShellError(f"cannot run {kind}")
+        match node:
+            case AndOr(op=op, left=left, right=right):
+                status = self.exec_node(left, io_, True)
+                if (op == "&&" and status == 0) or (op == "||" and status != 0):
+                    return self.exec_node(right, io_, cond)
+                return status
+            case Pipeline(negate=negate):
+                status = self.exec_pipeline(node, io_, cond)
+                if negate:
+                    status = int(status == 0)
+                self.status = status
+                if status != 0 and not cond and not negate:
+                    if "ERR" in self.traps and not self._in_trap:
+                        self.run_trap("ERR", io_)
+                        self.status = status
+                    if self.opts["errexit"]:
+                        raise ShellExit(status)
+                return status
+        raise ShellError(f"cannot run {type(node).__name__}")
 
     def run_trap(self, event, io_):
         """Run the trap set for `event` (its status is not the shell's)."""
@@ -484,7 +499,6 @@ class Shell:
         return statuses[-1]
 
     def exec_command(self, node, io_, cond=False, isolated=False):
-        kind = node.kind
         # A command substitution's stderr is the stderr of the command being expanded (before
         # that command's own redirections, which bash applies after expanding its words).
         saved_err = self._current_err
@@ -497,24 +511,15 @@ class Shell:
             self._current_err = saved_err
             self._finish_procsubs(procsubs, io_)
             return 1
-        if kind != "simple":
+        if not isinstance(node, Simple):
             self._current_err = redirected.err
         try:
-            if kind == "simple":
+            if isinstance(node, Simple):
                 return self.exec_simple(node, redirected, cond)
-            if kind == "group" and not isolated:
-                return self.exec_list(node.body, redirected, cond)
             # A compound command in a multi-stage pipeline runs in a subshell, as bash runs
             # every stage of a pipeline: `{ x=1; } | cat` leaves x as it was.
-            if kind == "subshell" or isolated:
-                return self.subshell(
-                    lambda: (
-                        self.exec_list(node.body, redirected, cond)
-                        if kind in ("subshell", "group")
-                        else self.exec_compound(node, redirected, cond)
-                    ),
-                    redirected,
-                )
+            if isinstance(node, Subshell) or isolated:
+                return self.subshell(lambda: self.exec_compound(node, redirected, cond), redirected)
             return self.exec_compound(node, redirected, cond)
         finally:
             self._current_err = saved_err
@@ -605,75 +610,72 @@ class Shell:
                     pass
 
     def exec_compound(self, node, io_, cond):
-        kind = node.kind
-        if kind == "if":
-            for test, body in node.clauses:
-                if self.exec_list(test, io_, True) == 0:
-                    return self.exec_list(body, io_, cond)
-            return self.exec_list(node.else_, io_, cond) if node.else_ else 0
-        if kind == "while":
-            status = 0
-            while True:
-                test = self.exec_list(node.cond, io_, True)
-                if (test == 0) == node.until:
-                    break
-                status, broken = self._loop_body(node.body, io_, cond, status)
-                if broken:
-                    break
-            return status
-        if kind == "for":
-            if node.items is None:
-                items = list(self.positional)
-            else:
-                items = []
-                for word in node.items:
-                    items.extend(self.expand(word))
-            status = 0
-            for item in items:
-                self.set(node.var, item)
-                status, broken = self._loop_body(node.body, io_, cond, status)
-                if broken:
-                    break
-            return status
-        if kind == "select":
-            return self.exec_select(node, io_, cond)
-        if kind == "cfor":
-            self.arith(node.init)
-            status = 0
-            while node.cond.strip() == "" or self.arith(node.cond) != 0:
-                status, broken = self._loop_body(node.body, io_, cond, status)
-                if broken:
-                    break
-                self.arith(node.step)
-            return status
-        if kind == "case":
-            word = self.expand_str(node.word)
-            for patterns, body in node.arms:
-                for pattern in patterns:
-                    if self.match(word, self.expand_pattern(pattern)):
+        match node:
+            case Group(body=body) | Subshell(body=body):
+                return self.exec_list(body, io_, cond)
+            case If(clauses=clauses, else_=else_):
+                for test, body in clauses:
+                    if self.exec_list(test, io_, True) == 0:
                         return self.exec_list(body, io_, cond)
-            return 0
-        if kind == "funcdef":
-            self.functions[node.name] = node.body
-            return 0
-        if kind == "arith":
-            try:
-                return 0 if self.arith(node.expr) != 0 else 1
-            except ArithError as exc:
-                io_.err.write(f"bash: ((: {node.expr}: {exc}\n")
-                return 1
-        if kind == "cond":
-            try:
-                return 0 if self.cond(node.words) else 1
-            except ShellError as exc:
-                io_.err.write(f"bash: {exc}\n")
+                return self.exec_list(else_, io_, cond) if else_ else 0
+            case While(cond=test, body=body, until=until):
+                status = 0
+                while (self.exec_list(test, io_, True) == 0) != until:
+                    status, broken = self._loop_body(body, io_, cond, status)
+                    if broken:
+                        break
+                return status
+            case For(var=var, items=words, body=body):
+                if words is None:
+                    items = list(self.positional)
+                else:
+                    items = []
+                    for word in words:
+                        items.extend(self.expand(word))
+                status = 0
+                for item in items:
+                    self.set(var, item)
+                    status, broken = self._loop_body(body, io_, cond, status)
+                    if broken:
+                        break
+                return status
+            case Select():
+                return self.exec_select(node, io_, cond)
+            case CFor(init=init, cond=test, step=step, body=body):
+                self.arith(init)
+                status = 0
+                while test.strip() == "" or self.arith(test) != 0:
+                    status, broken = self._loop_body(body, io_, cond, status)
+                    if broken:
+                        break
+                    self.arith(step)
+                return status
+            case Case(word=word, arms=arms):
+                subject = self.expand_str(word)
+                for patterns, body in arms:
+                    for pattern in patterns:
+                        if self.match(subject, self.expand_pattern(pattern)):
+                            return self.exec_list(body, io_, cond)
+                return 0
+            case FuncDef(name=name, body=body):
+                self.functions[name] = body
+                return 0
+            case Arith(expr=expr):
+                try:
+                    return 0 if self.arith(expr) != 0 else 1
+                except ArithError as exc:
+                    io_.err.write(f"bash: ((: {expr}: {exc}\n")
+                    return 1
+            case Cond(words=words):
+                try:
+                    return 0 if self.cond(words) else 1
+                except ShellError as exc:
+                    io_.err.write(f"bash: {exc}\n")
+                    return 2
+            case Unsupported(what=what):
+                io_.err.write(f"bash: {what}\n")
                 return 2
-        if kind in ("group", "subshell"):
-            return self.exec_list(node.body, io_, cond)
-        if kind == "unsupported":
-            io_.err.write(f"bash: {node.what}\n")
-            return 2
-        raise ShellError(f"unsupported construct {kind}")
+        raise ShellError(f"unsupported construct {type(node).__name__}")
 
     def _loop_body(self, body, io_, cond, status):
         """One round of a loop's body: (the loop's status after it, whether a `break` ended the

@@ -1,11 +1,37 @@
-"""The tokenizer and parser for bash command lines: a tree of `Node`s.
+"""The tokenizer and parser for bash command lines: the tree of `shell.ast`.
 
 Words are kept as raw source text (quotes and all); the interpreter expands them. The parser
 only needs to find where a word ends. Anything the parser does not support is a clear syntax
 error, never a silent misreading.
 """
 
+import dataclasses
 import re
+from typing import TypeVar
+
+from cove_guest.shell.ast import (
+    AndOr,
+    Arith,
+    Case,
+    CFor,
+    CommandList,
+    Compound,
+    Cond,
+    For,
+    FuncDef,
+    Group,
+    If,
+    Item,
+    Pipeline,
+    Redir,
+    Select,
+    Simple,
+    Subshell,
+    Unsupported,
+    While,
+)
+
+_Redirected = TypeVar("_Redirected", bound=Compound)
 
 OPERATORS = [
     "&&",
@@ -312,16 +338,6 @@ def read_heredoc(src, i, tok, toks):
     return i
 
 
-class Node:
-    def __init__(self, kind, **fields):
-        self.kind = kind
-        self.__dict__.update(fields)
-
-    def __repr__(self):
-        inner = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if k != "kind")
-        return f"{self.kind}({inner})"
-
-
 class Parser:
     def __init__(self, src):
         self.src = src
@@ -377,7 +393,7 @@ class Parser:
             self.next()
         elif not self.at_op("\n") and self.peek().kind != "eof":
             raise _unexpected(self.peek())
-        return Node("item", node=node, background=background)
+        return Item(node, background)
 
     def line(self):
         """The line (from 1) of the token the parser is at."""
@@ -399,7 +415,7 @@ class Parser:
             if self.at_op("&"):
                 self.next()
                 background = True
-            items.append(Node("item", node=node, background=background))
+            items.append(Item(node, background))
             if self.at_op(";", "\n"):
                 self.next()
                 self.skip_newlines()
@@ -408,7 +424,7 @@ class Parser:
                 self.skip_newlines()
                 continue
             break
-        return Node("list", items=items)
+        return CommandList(tuple(items))
 
     def and_or(self):
         left = self.pipeline()
@@ -416,7 +432,7 @@ class Parser:
             op = self.next().value
             self.skip_newlines()
             right = self.pipeline()
-            left = Node("andor", op=op, left=left, right=right)
+            left = AndOr(op, left, right)
         return left
 
     def pipeline(self):
@@ -432,29 +448,30 @@ class Parser:
             self.skip_newlines()
             cmd = self.command()
             if both:
-                stages[-1].redirs.append(Node("redir", fd=2, op=">&", target="1", heredoc=None))
+                stderr_too = (*stages[-1].redirs, Redir(2, ">&", "1"))
+                stages[-1] = dataclasses.replace(stages[-1], redirs=stderr_too)
             stages.append(cmd)
-        return Node("pipeline", stages=stages, negate=negate)
+        return Pipeline(tuple(stages), negate)
 
     def command(self):
         tok = self.peek()
         if tok.kind == "arith":
             self.next()
-            return self._with_redirs(Node("arith", expr=tok.value, redirs=[]))
+            return self._with_redirs(Arith(tok.value))
         if tok.kind == "op" and tok.value == "(":
             self.next()
             body = self.list_(stop=())
             if not self.at_op(")"):
                 raise _unexpected(self.peek())
             self.next()
-            return self._with_redirs(Node("subshell", body=body, redirs=[]))
+            return self._with_redirs(Subshell(body))
         if tok.kind == "word":
             v = tok.value
             if v == "{":
                 self.next()
                 body = self.list_(stop=("}",))
                 self.expect_word("}")
-                return self._with_redirs(Node("group", body=body, redirs=[]))
+                return self._with_redirs(Group(body))
             if v == "if":
                 return self._with_redirs(self.if_())
             if v in ("while", "until"):
@@ -475,9 +492,10 @@ class Parser:
                     self.next()
                 return self.funcbody(name)
             if v == "select":
-                node = self.for_()
-                node.kind = "select"
-                return self._with_redirs(node)
+                loop = self.for_()
+                if not isinstance(loop, For):
+                    raise ShellSyntaxError("syntax error near unexpected token `(('")
+                return self._with_redirs(Select(loop.var, loop.items, loop.body))
             if v == "coproc":
                 # Parsed as bash does (`coproc [NAME] command`), run as a clear error.
                 self.next()
@@ -489,11 +507,9 @@ class Parser:
                 ):
                     self.next()
                 self.command()
-                return Node(
-                    "unsupported",
-                    what="coproc: not supported in this shell (no processes to run beside it);"
-                    " use a pipeline, or a temporary file",
-                    redirs=[],
+                return Unsupported(
+                    "coproc: not supported in this shell (no processes to run beside it);"
+                    " use a pipeline, or a temporary file"
                 )
             if v in ("then", "elif", "else", "fi", "do", "done", "esac", "}", "in", "]]"):
                 raise _unexpected(tok)
@@ -513,14 +529,13 @@ class Parser:
     def funcbody(self, name):
         self.skip_newlines()
         body = self.command()
-        return Node("funcdef", name=name, body=body, redirs=[])
+        return FuncDef(name, body)
 
-    def _with_redirs(self, node):
-        while True:
-            r = self.redir()
-            if r is None:
-                return node
-            node.redirs.append(r)
+    def _with_redirs(self, node: _Redirected) -> _Redirected:
+        redirs = []
+        while (r := self.redir()) is not None:
+            redirs.append(r)
+        return dataclasses.replace(node, redirs=(*node.redirs, *redirs)) if redirs else node
 
     def redir(self):
         tok = self.peek()
@@ -547,7 +562,7 @@ class Parser:
         fd = tok.fd
         if fd is None:
             fd = 0 if op in ("<", "<<", "<<-", "<<<", "<&", "<>") else 1
-        return Node("redir", fd=fd, op=op, target=target.value, heredoc=tok.heredoc)
+        return Redir(fd, op, target.value, tok.heredoc)
 
     def simple(self):
         words: list[str]
@@ -581,7 +596,7 @@ class Parser:
             break
         if not assigns and not words and not redirs:
             raise _unexpected(self.peek())
-        return Node("simple", assigns=assigns, words=words, redirs=redirs)
+        return Simple(tuple(assigns), tuple(words), tuple(redirs))
 
     def if_(self):
         self.expect_word("if")
@@ -604,7 +619,7 @@ class Parser:
                 else_ = self.list_(stop=("fi",))
             self.expect_word("fi")
             break
-        return Node("if", clauses=clauses, else_=else_, redirs=[])
+        return If(tuple(clauses), else_)
 
     def while_(self):
         until = self.next().value == "until"
@@ -612,7 +627,7 @@ class Parser:
         self.expect_word("do")
         body = self.list_(stop=("done",))
         self.expect_word("done")
-        return Node("while", cond=cond, body=body, until=until, redirs=[])
+        return While(cond, body, until)
 
     def for_(self):
         self.next()  # `for` (or `select`)
@@ -626,7 +641,7 @@ class Parser:
             self.expect_word("do")
             body = self.list_(stop=("done",))
             self.expect_word("done")
-            return Node("cfor", init=parts[0], cond=parts[1], step=parts[2], body=body, redirs=[])
+            return CFor(parts[0], parts[1], parts[2], body)
         name = self.next()
         if name.kind != "word" or not is_name(name.value):
             raise ShellSyntaxError(f"`{name.value}': not a valid identifier")
@@ -643,7 +658,7 @@ class Parser:
         self.expect_word("do")
         body = self.list_(stop=("done",))
         self.expect_word("done")
-        return Node("for", var=name.value, items=items, body=body, redirs=[])
+        return For(name.value, None if items is None else tuple(items), body)
 
     def case_(self):
         self.expect_word("case")
@@ -663,14 +678,14 @@ class Parser:
                 raise _unexpected(self.peek())
             self.next()
             body = self.list_(stop=("esac",))
-            arms.append((patterns, body))
+            arms.append((tuple(patterns), body))
             if self.at_op(";;"):
                 self.next()
                 self.skip_newlines()
             elif not self.at_word("esac"):
                 raise _unexpected(self.peek())
         self.expect_word("esac")
-        return Node("case", word=word, arms=arms, redirs=[])
+        return Case(word, tuple(arms))
 
     def cond(self):
         self.expect_word("[[")
@@ -686,7 +701,7 @@ class Parser:
             else:
                 raise _unexpected(tok)
         self.next()
-        return Node("cond", words=words, redirs=[])
+        return Cond(tuple(words))
 
 
 def is_name(s):
