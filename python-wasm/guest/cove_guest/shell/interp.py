@@ -765,7 +765,9 @@ class Shell:
             return self.status if node.words else 0
         assigns = []
         for a in node.assigns:
-            name, _, append, value = split_assignment(a)
+            parsed = split_assignment(a)
+            assert parsed is not None  # the parser took it for an assignment
+            name, _, append, value = parsed
             value = self.expand_str(value, assign=True)
             if append:
                 value = (self.get(name) or "") + value
@@ -795,7 +797,10 @@ class Shell:
 
     def assign(self, word):
         """One assignment word, made now: `a=v`, `a+=v`, `a[k]=v`, `a=(...)`, `a+=(...)`."""
-        name, sub, append, raw = split_assignment(word)
+        parsed = split_assignment(word)
+        if parsed is None:
+            raise ShellError(f"`{word}': not a valid identifier")
+        name, sub, append, raw = parsed
         if sub is None and raw.startswith("(") and raw.endswith(")"):
             self.assign_compound(name, raw[1:-1], append=append)
             return
