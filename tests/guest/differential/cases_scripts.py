@@ -3,6 +3,7 @@
 shell on the same fixture (cases.FIXTURE); stdout and exit status must match exactly."""
 
 ARRAYS = [
+    'a=(1 "2 x"); declare -A m=([k]=v); set | grep -E "^(a|m)="',
     # indexed arrays
     'files=(data.csv notes.txt words.txt)\necho "${#files[@]} files"\nfor f in "${files[@]}"; do\n  echo "$f: $(wc -l < "$f")"\ndone',
     'a=(one "two words" three)\nprintf "[%s]\\n" "${a[@]}"\nprintf "[%s]\\n" ${a[@]}\nprintf "[%s]\\n" "${a[*]}"',
