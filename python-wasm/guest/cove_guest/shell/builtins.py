@@ -20,7 +20,7 @@ from cove_guest.text.errors import ShellError, os_message
 from cove_guest.text.escapes import shell_quote
 
 if TYPE_CHECKING:
-    from cove_guest.shell.interp import Shell
+    from cove_guest.shell.interp import Frame, Shell
 
 # The signals a trap may name; none is ever delivered here (no processes, no terminal).
 SIGNALS = frozenset(
@@ -158,7 +158,7 @@ def unset(ctx: Context, args: list[str]) -> int:
     return 0
 
 
-def _declared(sh: Shell, name: str, flags: str, frame: dict[str, Value] | None) -> None:
+def _declared(sh: Shell, name: str, flags: str, frame: Frame | None) -> None:
     """Give `name` the kind `flags` ask for (-a, -A) if it has none yet."""
     current = frame.get(name) if frame is not None else sh.get_var(name)
     value: IndexedArray | AssocArray | str
@@ -177,7 +177,7 @@ def _declared(sh: Shell, name: str, flags: str, frame: dict[str, Value] | None) 
         sh.set_var(name, value)
 
 
-def _declare_one(ctx: Context, a: str, flags: str, frame: dict[str, Value] | None) -> bool:
+def _declare_one(ctx: Context, a: str, flags: str, frame: Frame | None) -> bool:
     """One argument of declare/local/typeset/readonly: `name`, `name=value`, `name=(...)`,
     `name[k]=value`. Returns False (having said why) when it is not a valid one."""
     sh = ctx.shell
@@ -364,18 +364,19 @@ def trap(ctx: Context, args: list[str]) -> int:
     if args[:1] == ["--"]:
         args = args[1:]
     if not args or args == ["-p"]:
-        for event, action in sh.traps.items():
-            ctx.out.write(f"trap -- {shell_quote(action)} {event}\n")
+        for name, command in sh.traps.items():
+            ctx.out.write(f"trap -- {shell_quote(command)} {name}\n")
         return 0
     if args[0] == "-p":
-        for event in args[1:]:
-            action = sh.traps.get(_signal(event) or event)
-            if action is not None:
-                ctx.out.write(f"trap -- {shell_quote(action)} {_signal(event)}\n")
+        for given in args[1:]:
+            found = sh.traps.get(_signal(given) or given)
+            if found is not None:
+                ctx.out.write(f"trap -- {shell_quote(found)} {_signal(given)}\n")
         return 0
     if args[0] == "-l":
         ctx.out.write(" ".join(f"SIG{s}" for s in sorted(SIGNALS)) + "\n")
         return 0
+    action: str | None
     if len(args) == 1 or args[0] == "-":
         action, events = None, args[1:] if args[0] == "-" else args
     else:
@@ -528,6 +529,8 @@ def set_(ctx: Context, args: list[str]) -> int:
     if not args:
         for name in sorted(sh.vars):
             value = sh.vars[name]
+            if value is None:
+                continue
             shown = shell_quote(value) if isinstance(value, str) else _elements(value)
             ctx.out.write(f"{name}={shown}\n")
     return 0

@@ -11,10 +11,13 @@ parts live beside it: parsing (`parse`), arithmetic (`arith`), expansions (`expa
 this package never imports them.
 """
 
+import functools
 import glob as _glob
 import io
 import os
 import re
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from cove_guest.deadline import TimeLimitExceeded
 from cove_guest.shell.arith import ArithError, evaluate
@@ -24,19 +27,23 @@ from cove_guest.shell.ast import (
     Arith,
     Case,
     CFor,
+    CommandList,
     Cond,
     For,
     FuncDef,
     Group,
     If,
     Pipeline,
+    Redir,
     Select,
     Simple,
+    Stage,
     Subshell,
     Unsupported,
     While,
 )
-from cove_guest.shell.builtins import BUILTINS
+from cove_guest.shell.ast import Command as AstCommand
+from cove_guest.shell.builtins import BUILTINS, Command
 from cove_guest.shell.conditional import binary_test, unary_test
 from cove_guest.shell.errors import (
     CONTROL_FLOW,
@@ -55,7 +62,16 @@ from cove_guest.shell.expand import (
     split_unescaped,
     trim_pattern,
 )
-from cove_guest.shell.io import IO, Context, NullSink, Writer, open_writer, read_path
+from cove_guest.shell.io import (
+    IO,
+    ByteSink,
+    Context,
+    NullSink,
+    Output,
+    Writer,
+    open_writer,
+    read_path,
+)
 from cove_guest.shell.parse import (
     Parser,
     ShellSyntaxError,
@@ -72,6 +88,21 @@ from cove_guest.text.escapes import ansi_c, shell_quote
 from cove_guest.text.patterns import expand_classes, fnmatch, glob_escape
 
 MAX_DEPTH = 100
+# What scanning a word gives: (text, quoted, "lit" or "exp"), or "BREAK" between the fields of
+# "$@".
+Segment = tuple[str, bool, str] | str
+
+
+# Variables by name: the globals, or a function's locals (None: declared local, unset).
+Frame = dict[str, Value | None]
+
+
+class Host(Protocol):
+    """What starts a fresh interpreter for the shell's `python` (the driver's `GuestHost`)."""
+
+    def python(self, ctx: Context, args: list[str]) -> int: ...
+
+
 # Builtins whose assignment arguments are assignments (not split, not globbed; `a=(...)` kept
 # whole for the builtin to assign), as bash treats them.
 DECLARATIONS = frozenset({"declare", "typeset", "local", "readonly", "export"})
@@ -81,7 +112,7 @@ DECLARATIONS = frozenset({"declare", "typeset", "local", "readonly", "export"})
 _SUBSCRIPTED = re.compile(r"([#!]?)([A-Za-z_][A-Za-z0-9_]*)\[")
 
 
-def _subscript_end(body, i):
+def _subscript_end(body: str, i: int) -> int | None:
     """The index of the `]` closing the subscript that starts at body[i], or None."""
     depth = 1
     for j, c in unquoted_chars(body, i):
@@ -94,7 +125,7 @@ def _subscript_end(body, i):
     return None
 
 
-def _copy_vars(frame):
+def _copy_vars(frame: Frame) -> Frame:
     return {
         k: (v.copy() if isinstance(v, (IndexedArray, AssocArray)) else v) for k, v in frame.items()
     }
@@ -108,8 +139,10 @@ class Shell:
     interpreter (None: python is unavailable).
     """
 
-    def __init__(self, commands=None, host=None):
-        self.vars: dict[str, Value] = {
+    def __init__(
+        self, commands: Mapping[str, Command] | None = None, host: Host | None = None
+    ) -> None:
+        self.vars: Frame = {
             "HOME": "/workspace",
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "IFS": " \t\n",
@@ -120,28 +153,30 @@ class Shell:
             "TERM": "dumb",
         }
         self.exported = {"HOME", "PATH", "PWD", "SHELL", "USER", "LANG", "TERM"}
-        self.functions = {}
-        self.positional = []
+        self.functions: dict[str, Stage] = {}
+        self.positional: list[str] = []
         self.status = 0
         self.opts = {"errexit": False, "nounset": False, "xtrace": False, "pipefail": False}
-        self.locals = []
+        self.locals: list[Frame] = []
         self.host = host
         self.depth = 0
         self.line = 1
-        self._current_err = NullSink()
+        self._current_err: Output = NullSink()
         self.commands = dict(commands or {})
         self.arg0 = "bash"
         # trap's commands by event (EXIT, ERR, ...) or signal name; a command line's EXIT trap
         # runs when that command line ends (each call is a script), then they are cleared.
-        self.traps = {}
+        self.traps: dict[str, str] = {}
         self._in_trap = False
         # Process substitutions made for the command being run: (path, command or None).
-        self._procsubs = []
-        self._subst_status = None
+        self._procsubs: list[tuple[str, str | None]] = []
+        self._subst_status: int | None = None
 
     # -- entry point --------------------------------------------------------------------------
 
-    def run(self, src, stdin=b"", *, stop_at_time_limit=False):
+    def run(
+        self, src: str, stdin: bytes = b"", *, stop_at_time_limit: bool = False
+    ) -> tuple[bytes, bytes, int]:
         """Run a command line; returns (stdout bytes, stderr bytes, status).
 
         With `stop_at_time_limit` (the session's own shell), the call's time limit stops the
@@ -152,14 +187,22 @@ class Shell:
         status = self.run_into(src, out, err, stdin=stdin, stop_at_time_limit=stop_at_time_limit)
         return out.getvalue(), err.getvalue(), status
 
-    def run_into(self, src, out, err, *, stdin=b"", stop_at_time_limit=False):
+    def run_into(
+        self,
+        src: str,
+        out: ByteSink,
+        err: ByteSink,
+        *,
+        stdin: bytes = b"",
+        stop_at_time_limit: bool = False,
+    ) -> int:
         """Run a command line with its stdout and stderr written to `out` and `err` as it runs
         (byte sinks: the session's shell is given bounded ones, so a command's output is bounded
         while it is written, not after); returns the status."""
         io_ = IO(stdin, Writer(out), Writer(err))
         return self.run_script_source(src, io_, stop_at_time_limit=stop_at_time_limit) & 0xFF
 
-    def run_script_source(self, src, io_, *, stop_at_time_limit=False):
+    def run_script_source(self, src: str, io_: IO, *, stop_at_time_limit: bool = False) -> int:
         """Run `src` as bash runs a script: each complete command is parsed, then run, in
         turn (a syntax error stops the script there, status 2, after what came before it
         ran); the EXIT trap runs at the end. Returns the status."""
@@ -193,7 +236,7 @@ class Shell:
         self.status = status
         return self.run_exit_trap(io_, status)
 
-    def _run_items(self, src, io_):
+    def _run_items(self, src: str, io_: IO) -> int:
         try:
             parser = Parser(src)
         except ShellSyntaxError as exc:
@@ -210,7 +253,16 @@ class Shell:
                 return status
             status = self.exec_node(item.node, io_)
 
-    def run_child(self, src, io_, *, stdin, arg0, positional, opts):
+    def run_child(
+        self,
+        src: str,
+        io_: IO,
+        *,
+        stdin: bytes,
+        arg0: str,
+        positional: list[str],
+        opts: dict[str, bool],
+    ) -> int:
         """`bash -c`, `sh FILE`: `src` in a new shell that has what this one exports (no other
         variables, no functions), on `io_`'s output; this shell's directory is kept."""
         if self.depth >= MAX_DEPTH:
@@ -232,7 +284,7 @@ class Shell:
             except OSError:
                 pass
 
-    def run_exit_trap(self, io_, status):
+    def run_exit_trap(self, io_: IO, status: int) -> int:
         """Run (and clear) the EXIT trap; the status the shell exits with."""
         action = self.traps.pop("EXIT", None)
         self.traps.clear()
@@ -249,14 +301,14 @@ class Shell:
 
     # -- variables ----------------------------------------------------------------------------
 
-    def _frame_of(self, name):
+    def _frame_of(self, name: str) -> Frame | None:
         """The dict holding `name`: its innermost local frame, else the globals (or None)."""
         for frame in reversed(self.locals):
             if name in frame:
                 return frame
         return self.vars if name in self.vars else None
 
-    def get_var(self, name):
+    def get_var(self, name: str) -> Value | None:
         """A variable's stored value: a str, an array, or None."""
         frame = self._frame_of(name)
         if frame is not None:
@@ -265,12 +317,12 @@ class Shell:
             return os.getcwd()
         return None
 
-    def set_var(self, name, value):
+    def set_var(self, name: str, value: Value) -> None:
         """Store `value` (a str or an array) as the variable `name`, where it lives."""
         frame = self._frame_of(name)
         (self.vars if frame is None else frame)[name] = value
 
-    def get(self, name):
+    def get(self, name: str) -> str | None:
         """A variable's value as a string (an array's element 0); `a[sub]` reads an element."""
         if name.endswith("]") and "[" in name:
             base, _, sub = name[:-1].partition("[")
@@ -282,7 +334,7 @@ class Shell:
             return value.get("0")
         return value
 
-    def set(self, name, value):
+    def set(self, name: str, value: str) -> None:
         if name.endswith("]") and "[" in name:
             base, _, sub = name[:-1].partition("[")
             self.set_element(base, sub, value, key_expanded=True)
@@ -295,7 +347,7 @@ class Shell:
         else:
             self.set_var(name, value)
 
-    def unset(self, name):
+    def unset(self, name: str) -> None:
         if name.endswith("]") and "[" in name:
             base, _, sub = name[:-1].partition("[")
             array = self.get_var(base)
@@ -313,7 +365,7 @@ class Shell:
         self.vars.pop(name, None)
         self.exported.discard(name)
 
-    def _key(self, array, sub, key_expanded):
+    def _key(self, array: Value | None, sub: str, key_expanded: bool) -> Any:
         if isinstance(array, AssocArray):
             return sub if key_expanded else self.expand_str(sub)
         try:
@@ -321,7 +373,7 @@ class Shell:
         except ArithError as exc:
             raise FatalError(f"{sub}: {exc}") from None
 
-    def is_set(self, name):
+    def is_set(self, name: str) -> bool:
         """`[[ -v name ]]`, `[[ -v a[k] ]]`: whether the variable (or element) is set."""
         if name.endswith("]") and "[" in name:
             base, _, sub = name[:-1].partition("[")
@@ -331,14 +383,16 @@ class Shell:
             return len(value) > 0
         return value is not None or name in ("PWD",)
 
-    def get_element(self, name, sub, *, key_expanded=False):
+    def get_element(self, name: str, sub: str, *, key_expanded: bool = False) -> str | None:
         array = self.get_var(name)
         key = self._key(array, sub, key_expanded)
         if isinstance(array, (IndexedArray, AssocArray)):
             return array.get(key)
         return array if key in (0, -1) else None
 
-    def set_element(self, name, sub, value, *, key_expanded=False, append=False):
+    def set_element(
+        self, name: str, sub: str, value: str, *, key_expanded: bool = False, append: bool = False
+    ) -> None:
         array = self.get_var(name)
         if not isinstance(array, (IndexedArray, AssocArray)):
             array = IndexedArray([] if array is None else [array])
@@ -349,7 +403,15 @@ class Shell:
         if array.set(key, value) is False:
             raise FatalError(f"{name}[{sub}]: bad array subscript")
 
-    def assign_compound(self, name, inner, *, append=False, assoc=None, frame=None):
+    def assign_compound(
+        self,
+        name: str,
+        inner: str,
+        *,
+        append: bool = False,
+        assoc: bool | None = None,
+        frame: Frame | None = None,
+    ) -> None:
         """`name=(...)` / `name+=(...)`: `inner` is the text between the parentheses, its words
         expanded as bash does (values split and globbed; `[key]=value` not)."""
         current = frame.get(name) if frame is not None else self.get_var(name)
@@ -374,7 +436,8 @@ class Shell:
         for word in words:
             keyed = split_assignment("x" + word) if word.startswith("[") else None
             if keyed is not None and keyed[1] is not None:
-                _, sub, add, raw = keyed
+                _, maybe_sub, add, raw = keyed
+                sub = maybe_sub or ""
                 value = self.expand_str(raw, assign=True)
                 if isinstance(array, AssocArray):
                     key = self.expand_str(sub)
@@ -402,7 +465,7 @@ class Shell:
         else:
             self.set_var(name, array)
 
-    def environ(self):
+    def environ(self) -> dict[str, str]:
         env = {}
         for name in self.exported:
             value = self.get_var(name)
@@ -410,7 +473,7 @@ class Shell:
                 env[name] = value
         return env
 
-    def special(self, name):
+    def special(self, name: str) -> str | None:
         if name == "?":
             return str(self.status)
         if name == "#":
@@ -440,13 +503,13 @@ class Shell:
 
     # -- execution ----------------------------------------------------------------------------
 
-    def exec_list(self, node, io_, cond=False):
+    def exec_list(self, node: CommandList, io_: IO, cond: bool = False) -> int:
         status = 0
         for item in node.items:
             status = self.exec_node(item.node, io_, cond)
         return status
 
-    def exec_node(self, node, io_, cond=False):
+    def exec_node(self, node: AstCommand, io_: IO, cond: bool = False) -> int:
         match node:
             case AndOr(op=op, left=left, right=right):
                 status = self.exec_node(left, io_, True)
@@ -467,7 +530,7 @@ class Shell:
                 return status
         raise ShellError(f"cannot run {type(node).__name__}")
 
-    def run_trap(self, event, io_):
+    def run_trap(self, event: str, io_: IO) -> None:
         """Run the trap set for `event` (its status is not the shell's)."""
         action = self.traps.get(event)
         if not action:
@@ -478,7 +541,7 @@ class Shell:
         finally:
             self._in_trap = False
 
-    def exec_pipeline(self, node, io_, cond):
+    def exec_pipeline(self, node: Pipeline, io_: IO, cond: bool) -> int:
         stages = node.stages
         if len(stages) == 1:
             status = self.exec_command(stages[0], io_, cond)
@@ -487,18 +550,18 @@ class Shell:
         data = io_.stdin
         statuses = []
         for k, stage in enumerate(stages):
-            last = k == len(stages) - 1
-            out = io_.out if last else Writer()
-            status = self.exec_command(stage, IO(data, out, io_.err), cond, isolated=True)
-            statuses.append(status)
-            if not last:
-                data = out.getvalue()
+            if k == len(stages) - 1:
+                statuses.append(self.exec_command(stage, IO(data, io_.out, io_.err), cond, True))
+                break
+            out = Writer()
+            statuses.append(self.exec_command(stage, IO(data, out, io_.err), cond, True))
+            data = out.getvalue()
         self.vars["PIPESTATUS"] = IndexedArray([str(s & 0xFF) for s in statuses])
         if self.opts["pipefail"]:
             return next((s for s in reversed(statuses) if s != 0), 0)
         return statuses[-1]
 
-    def exec_command(self, node, io_, cond=False, isolated=False):
+    def exec_command(self, node: Stage, io_: IO, cond: bool = False, isolated: bool = False) -> int:
         # A command substitution's stderr is the stderr of the command being expanded (before
         # that command's own redirections, which bash applies after expanding its words).
         saved_err = self._current_err
@@ -527,7 +590,7 @@ class Shell:
                 close()
             self._finish_procsubs(procsubs, io_)
 
-    def subshell(self, body, io_=None):
+    def subshell(self, body: Callable[[], int], io_: IO | None = None) -> int:
         """Run `body` on a copy of the shell's state (a subshell); its EXIT trap, if it sets
         one, runs as it ends (on `io_`)."""
         saved = (
@@ -567,7 +630,7 @@ class Shell:
 
     # -- process substitution -----------------------------------------------------------------
 
-    def process_substitution(self, word):
+    def process_substitution(self, word: str) -> str:
         """`<(cmd)`: cmd's output in a file, whose path replaces the word. `>(cmd)`: a file the
         command writes, given to cmd as its stdin once the command has run. WASI has no pipes
         between processes: the files live in the temporary directory until the command ends."""
@@ -590,7 +653,7 @@ class Shell:
             self._procsubs.append((path, source))
         return path
 
-    def _finish_procsubs(self, mark, io_):
+    def _finish_procsubs(self, mark: int, io_: IO) -> None:
         """After the command that used them: run each `>(cmd)` on what was written to it, and
         remove the files."""
         while len(self._procsubs) > mark:
@@ -600,7 +663,8 @@ class Shell:
                     with open(path, "rb") as f:
                         data = f.read()
                     tree = parse(source)
-                    self.subshell(lambda t=tree, d=data: self.exec_list(t, IO(d, io_.out, io_.err)))
+                    io_in = IO(data, io_.out, io_.err)
+                    self.subshell(functools.partial(self.exec_list, tree, io_in))
             except ShellSyntaxError as exc:
                 io_.err.write(f"bash: process substitution: {exc}\n")
             finally:
@@ -609,7 +673,7 @@ class Shell:
                 except OSError:
                     pass
 
-    def exec_compound(self, node, io_, cond):
+    def exec_compound(self, node: Stage, io_: IO, cond: bool) -> int:
         match node:
             case Group(body=body) | Subshell(body=body):
                 return self.exec_list(body, io_, cond)
@@ -677,7 +741,7 @@ class Shell:
                 return 2
         raise ShellError(f"unsupported construct {type(node).__name__}")
 
-    def _loop_body(self, body, io_, cond, status):
+    def _loop_body(self, body: CommandList, io_: IO, cond: bool, status: int) -> tuple[int, bool]:
         """One round of a loop's body: (the loop's status after it, whether a `break` ended the
         loop). `break N` and `continue N` aimed at an enclosing loop go on up, one level less;
         a round they cut short leaves the status as it was."""
@@ -692,7 +756,7 @@ class Shell:
                 raise LoopContinue(c.levels - 1) from None
             return status, False
 
-    def exec_select(self, node, io_, cond):
+    def exec_select(self, node: Select, io_: IO, cond: bool) -> int:
         """`select`: the menu and the `PS3` prompt on stderr, a line of stdin per round."""
         items = list(self.positional) if node.items is None else []
         for word in node.items or []:
@@ -706,7 +770,8 @@ class Shell:
                 width = len(str(len(items)))
                 for k, item in enumerate(items, 1):
                     io_.err.write(f"{k:>{width}}) {item}\n")
-            io_.err.write(self.get("PS3") if self.get("PS3") is not None else "#? ")
+            prompt = self.get("PS3")
+            io_.err.write(prompt if prompt is not None else "#? ")
             if not lines:
                 io_.out.write("\n")
                 return 1
@@ -726,10 +791,10 @@ class Shell:
             if broken:
                 return status
 
-    def arith(self, expr):
+    def arith(self, expr: str) -> int:
         expanded = self.expand_str(expr, arith=True)
 
-        def get(name):
+        def get(name: str) -> str | None:
             value = self.get(name)
             if value is None and self.opts["nounset"]:
                 raise FatalError(f"{name}: unbound variable")
@@ -737,8 +802,8 @@ class Shell:
 
         return evaluate(expanded, get, lambda n, v: self.set(n, str(v)))
 
-    def exec_simple(self, node, io_, cond):
-        argv = []
+    def exec_simple(self, node: Simple, io_: IO, cond: bool) -> int:
+        argv: list[str] = []
         declaring = bool(node.words) and node.words[0] in DECLARATIONS
         for k, word in enumerate(node.words):
             parts = split_assignment(word) if declaring and k else None
@@ -795,7 +860,7 @@ class Shell:
                 if not was_exported:
                     self.exported.discard(name)
 
-    def assign(self, word):
+    def assign(self, word: str) -> None:
         """One assignment word, made now: `a=v`, `a+=v`, `a[k]=v`, `a=(...)`, `a+=(...)`."""
         parsed = split_assignment(word)
         if parsed is None:
@@ -812,7 +877,7 @@ class Shell:
             value = (self.get(name) or "") + value
         self.set(name, value)
 
-    def call(self, argv, io_, cond=False):
+    def call(self, argv: list[str], io_: IO, cond: bool = False) -> int:
         name = argv[0]
         if name in self.functions:
             return self.call_function(name, argv, io_)
@@ -859,7 +924,7 @@ class Shell:
             io_.err.write(internal_error(f"bash: {name}", exc))
             return 2
 
-    def call_function(self, name, argv, io_):
+    def call_function(self, name: str, argv: list[str], io_: IO) -> int:
         if self.depth >= MAX_DEPTH:
             raise ShellError("maximum function nesting level exceeded")
         saved = self.positional
@@ -875,7 +940,7 @@ class Shell:
             self.locals.pop()
             self.positional = saved
 
-    def run_script(self, path, args, io_):
+    def run_script(self, path: str, args: list[str], io_: IO) -> int:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             src = f.read()
         if src.startswith("#!") and "python" in src.split("\n", 1)[0]:
@@ -889,10 +954,10 @@ class Shell:
 
     # -- redirections -------------------------------------------------------------------------
 
-    def redirect(self, redirs, io_):
+    def redirect(self, redirs: tuple[Redir, ...], io_: IO) -> tuple[IO, list[Callable[[], object]]]:
         if not redirs:
             return io_, []
-        fds = {0: io_.stdin, 1: io_.out, 2: io_.err}
+        fds: dict[int, Any] = {0: io_.stdin, 1: io_.out, 2: io_.err}  # bytes for stdin
         closers = []
         for r in redirs:
             op, fd = r.op, r.fd
@@ -936,7 +1001,7 @@ class Shell:
 
     # -- expansion ----------------------------------------------------------------------------
 
-    def expand(self, word):
+    def expand(self, word: str) -> list[str]:
         """Full expansion of one word into fields: braces, tilde, parameters, command and
         arithmetic substitution, field splitting, pathname expansion, quote removal."""
         if word[:2] in ("<(", ">(") and word.endswith(")") and scan_dollar(word, 0) == len(word):
@@ -946,12 +1011,14 @@ class Shell:
             fields.extend(self._expand_one(piece))
         return fields
 
-    def expand_str(self, text, assign=False, heredoc=False, arith=False):
+    def expand_str(
+        self, text: str, assign: bool = False, heredoc: bool = False, arith: bool = False
+    ) -> str:
         """Expansion without splitting or globbing (assignments, heredocs, case words)."""
         segs = self._segments(text, heredoc=heredoc, tilde=not heredoc and not arith, assign=assign)
         return "".join(s[0] if isinstance(s, tuple) else "" for s in segs)
 
-    def expand_pattern(self, text):
+    def expand_pattern(self, text: str) -> str:
         """A word as a pattern: quoted parts match literally."""
         out = []
         for seg in self._segments(text):
@@ -961,7 +1028,7 @@ class Shell:
             out.append(glob_escape(value) if quoted else value)
         return "".join(out)
 
-    def _expand_one(self, word):
+    def _expand_one(self, word: str) -> list[str]:
         segs = self._segments(word)
         # Build fields: quoted and literal text joins; unquoted expansion results split on IFS.
         ifs = self.get("IFS")
@@ -972,7 +1039,7 @@ class Shell:
         cur_pat: list[str]
         cur_text, cur_pat, has_any, magic = [], [], False, False
 
-        def flush(force=False):
+        def flush(force: bool = False) -> None:
             nonlocal cur_text, cur_pat, has_any, magic
             if has_any or force:
                 fields.append(("".join(cur_text), "".join(cur_pat), magic))
@@ -982,7 +1049,7 @@ class Shell:
             if seg == "BREAK":
                 flush(force=True)
                 continue
-            value, quoted, kind = seg
+            value, quoted, kind = seg if isinstance(seg, tuple) else ("", False, "")
             if kind == "lit":
                 cur_text.append(value)
                 if quoted:
@@ -1029,13 +1096,15 @@ class Shell:
             out.append(text)
         return out
 
-    def _segments(self, text, heredoc=False, tilde=True, assign=False):
+    def _segments(
+        self, text: str, heredoc: bool = False, tilde: bool = True, assign: bool = False
+    ) -> list[Segment]:
         """Scan `text` into segments (value, quoted, kind) and "BREAK" markers ("$@" fields)."""
         segs: list[tuple[str, bool, str] | str] = []
         i, n = 0, len(text)
         lit: list[str] = []
 
-        def flush_lit(quoted=False):
+        def flush_lit(quoted: bool = False) -> None:
             if lit:
                 segs.append(("".join(lit), quoted, "lit"))
                 lit.clear()
@@ -1115,7 +1184,7 @@ class Shell:
         flush_lit()
         return segs
 
-    def _dquote(self, inner):
+    def _dquote(self, inner: str) -> list[Segment]:
         segs: list[tuple[str, bool, str] | str] = []
         i, n = 0, len(inner)
         lit = []
@@ -1150,7 +1219,7 @@ class Shell:
             segs.append(("".join(lit), True, "lit"))
         return segs
 
-    def _dollar(self, text, i, quoted):
+    def _dollar(self, text: str, i: int, quoted: bool) -> tuple[str | None, int, list[str] | None]:
         """Expand the $-form or backquote at text[i]; returns (value, next index, "$@" list)."""
         n = len(text)
         if text[i] == "`":
@@ -1201,7 +1270,7 @@ class Shell:
             return value, j, None
         return None, i + 1, None
 
-    def param(self, body, quoted):
+    def param(self, body: str, quoted: bool) -> tuple[str | None, None, list[str] | None]:
         """${...} forms."""
         m = _SUBSCRIPTED.match(body)
         if m is not None:
@@ -1235,7 +1304,9 @@ class Shell:
             return value or "", None, None
         return self._param_ops(name, value, rest, body), None, None
 
-    def _param_array(self, prefix, name, sub, rest, quoted, body):
+    def _param_array(
+        self, prefix: str, name: str, sub: str, rest: str, quoted: bool, body: str
+    ) -> tuple[str | None, None, list[str] | None]:
         """`${a[...]...}`, `${#a[...]}` and `${!a[@]}`."""
         array = self.get_var(name)
         if sub in ("@", "*"):
@@ -1254,9 +1325,10 @@ class Shell:
             elif not rest:
                 items = values
             else:
-                items = self._array_ops(name, array, values, rest, body)
-                if isinstance(items, str):
-                    return items, None, None
+                chosen = self._array_ops(name, array, values, rest, body)
+                if isinstance(chosen, str):
+                    return chosen, None, None
+                items = chosen
             if sub == "@" or not quoted:
                 return None, None, items
             ifs = self.get("IFS")
@@ -1273,7 +1345,9 @@ class Shell:
             return value or "", None, None
         return self._param_ops(f"{name}[{sub}]", value, rest, body), None, None
 
-    def _array_ops(self, name, array, values, rest, body):
+    def _array_ops(
+        self, name: str, array: Value | None, values: list[str], rest: str, body: str
+    ) -> str | list[str]:
         """An operator applied to every element (`${a[@]#p}`, `${a[@]^^}`, ...), a slice
         (`${a[@]:1:2}`) or a default (`${a[@]:-w}`): the resulting fields, or one string."""
         for op in (":-", ":=", ":+", ":?", "-", "=", "+", "?"):
@@ -1311,7 +1385,7 @@ class Shell:
             return chosen
         return [self._param_ops(name, v, rest, body) for v in values]
 
-    def _param_ops(self, name, value, rest, body):
+    def _param_ops(self, name: str, value: str | None, rest: str, body: str) -> str:
         """`${name<rest>}` on one value (None: unset): defaults, trimming, replacement,
         substrings, case."""
         for op in (":-", ":=", ":+", ":?", "-", "=", "+", "?"):
@@ -1320,15 +1394,15 @@ class Shell:
                 unset = value is None or (op.startswith(":") and value == "")
                 base = op[-1]
                 if base == "-":
-                    return self.expand_str(word) if unset else value
+                    return self.expand_str(word) if unset or value is None else value
                 if base == "=":
-                    if unset:
+                    if unset or value is None:
                         value = self.expand_str(word)
                         self.set(name, value)
                     return value
                 if base == "+":
                     return "" if unset else self.expand_str(word)
-                if unset:
+                if unset or value is None:
                     msg = self.expand_str(word) or "parameter null or not set"
                     raise FatalError(f"{name}: {msg}")
                 return value
@@ -1374,45 +1448,43 @@ class Shell:
             return value[:1].lower() + value[1:]
         raise FatalError(f"${{{body}}}: bad substitution")
 
-    def _lookup(self, name):
+    def _lookup(self, name: str) -> str | None:
         if name.isdigit() or name in "?#$!-@*" or name in ("RANDOM", "LINENO", "SECONDS"):
             return self.special(name)
         return self.get(name)
 
-    def command_substitution(self, src):
+    def command_substitution(self, src: str) -> str:
         out = Writer()
         err = self._current_err
-        saved_status = self.status
         try:
             tree = parse(src)
         except ShellSyntaxError as exc:
             raise FatalError(f"command substitution: {exc}") from None
 
-        def body():
+        def body() -> int:
             return self.exec_list(tree, IO(b"", out, err))
 
-        status = self.subshell(body, IO(b"", out, err))
-        self.status = status if status is not None else saved_status
+        self.status = self.subshell(body, IO(b"", out, err))
         self._subst_status = self.status
         return out.getvalue().decode("utf-8", "surrogateescape").rstrip("\n")
 
-    def match(self, text, pattern):
+    def match(self, text: str, pattern: str) -> bool:
         return fnmatch(text, pattern)
 
     # -- [[ ]] ----------------------------------------------------------------------------------
 
-    def cond(self, words):
+    def cond(self, words: tuple[tuple[str, str], ...]) -> bool:
         pos = [0]
 
-        def peek():
+        def peek() -> tuple[str, str] | None:
             return words[pos[0]] if pos[0] < len(words) else None
 
-        def take():
+        def take() -> tuple[str, str]:
             tok = words[pos[0]]
             pos[0] += 1
             return tok
 
-        def or_():
+        def or_() -> bool:
             v = and_()
             while peek() == ("op", "||"):
                 take()
@@ -1420,7 +1492,7 @@ class Shell:
                 v = v or rhs
             return v
 
-        def and_():
+        def and_() -> bool:
             v = not_()
             while peek() == ("op", "&&"):
                 take()
@@ -1428,13 +1500,13 @@ class Shell:
                 v = v and rhs
             return v
 
-        def not_():
+        def not_() -> bool:
             if peek() == ("word", "!"):
                 take()
                 return not not_()
             return primary()
 
-        def primary():
+        def primary() -> bool:
             tok = take()
             if tok == ("op", "("):
                 v = or_()
