@@ -6,7 +6,8 @@ what happened to a return code (an exception is a traceback on stderr and status
 import builtins
 import linecache
 import traceback
-from typing import Any, NamedTuple, TextIO
+from io import TextIOBase
+from typing import Any, NamedTuple
 
 from cove_guest import deadline, reference
 
@@ -24,7 +25,7 @@ def main_namespace() -> dict[str, Any]:
     return {"__name__": "__main__", "__builtins__": builtins.__dict__}
 
 
-def exit_status(exc: SystemExit, stderr: TextIO) -> int:
+def exit_status(exc: SystemExit, stderr: TextIOBase) -> int:
     """The return code for a `SystemExit`, as a shell sees it; a non-int code is printed."""
     code = exc.code
     if code is None:
@@ -35,7 +36,9 @@ def exit_status(exc: SystemExit, stderr: TextIO) -> int:
     return 1
 
 
-def run_source(code: str, name: str, namespace: dict[str, Any], out: TextIO, err: TextIO) -> Ran:
+def run_source(
+    code: str, name: str, namespace: dict[str, Any], out: TextIOBase, err: TextIOBase
+) -> Ran:
     """Compile and run `code` as file `name` in `namespace`."""
     # Registered so tracebacks and inspect.getsource show the model's own lines.
     linecache.cache[name] = (len(code), None, code.splitlines(True), name)
@@ -75,6 +78,6 @@ class Cells:
         self.namespace = main_namespace()
         self.count = 0
 
-    def run(self, code: str, out: TextIO, err: TextIO) -> Ran:
+    def run(self, code: str, out: TextIOBase, err: TextIOBase) -> Ran:
         self.count += 1
         return run_source(code, f"<cell-{self.count}>", self.namespace, out, err)

@@ -7,6 +7,8 @@ import os
 import runpy
 import sys
 import traceback
+from collections.abc import Sequence
+from io import TextIOBase
 
 from cove_guest import deadline
 from cove_guest.cells import exit_status, main_namespace, run_source
@@ -15,11 +17,11 @@ from cove_guest.cells import exit_status, main_namespace, run_source
 _IGNORED_OPTIONS = ("-u", "-B", "-E", "-s", "-S", "-I", "-O", "-q")
 
 
-def run_python(argv, stdin_data, out, err):
+def run_python(argv: Sequence[str], stdin_data: bytes, out: TextIOBase, err: TextIOBase) -> int:
     """Run `python *argv` with `stdin_data` as stdin; returns the exit status."""
     argv = list(argv)
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin_data), encoding="utf-8", errors="surrogateescape")
-    options = []
+    options: list[str] = []
     while argv and argv[0].startswith("-") and argv[0] not in ("-", "-c", "-m"):
         options.append(argv.pop(0))
     for opt in options:
