@@ -1,5 +1,9 @@
 """File commands: ls, mkdir, rm, rmdir, cp, mv, touch, ln, chmod, basename,
-dirname, realpath, readlink, du, df, stat."""
+dirname, realpath, readlink, du, df, stat, mktemp, truncate, split.
+
+Over 500 lines as a list of independent commands (a function each, with its helpers beside
+it) that share their error wording (`_cannot`) and `ls`-style sizes and modes.
+"""
 
 import datetime
 import fnmatch

@@ -6,6 +6,9 @@ replacement's \\1…\\9 & \\n and GNU's \\U \\L \\u \\l \\E), `y`, `d D p P n N 
 (one-liners and `a\\` text), `= l q Q z`, `b t T :label`, `r R w W FILE` (`/dev/stdout` and
 `/dev/stderr` included), `#` comments. Options: -n -E/-r -e -f -s -i[SUFFIX] (backup names
 with `*`), -z, -u, -l N, --posix.
+
+One module over 500 lines: the script's parser and the machine that runs it share the command
+table and its addresses, and sed's semantics live in how the two meet.
 """
 
 from __future__ import annotations

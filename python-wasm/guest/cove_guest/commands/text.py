@@ -1,5 +1,9 @@
 """Text commands: echo, cat, head, tail, wc, uniq, cut, tr, seq, nl, rev, tac, paste,
-column, tee, fold, expand, shuf. (printf is in printf.py.)"""
+column, tee, fold, expand, shuf. (printf is in printf.py.)
+
+Over 500 lines as a list of independent commands, each a function with its helpers beside it;
+they share only `text/`'s option parsing and input reading.
+"""
 
 import decimal
 import itertools

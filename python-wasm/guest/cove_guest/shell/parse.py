@@ -3,6 +3,9 @@
 Words are kept as raw source text (quotes and all); the interpreter expands them. The parser
 only needs to find where a word ends. Anything the parser does not support is a clear syntax
 error, never a silent misreading.
+
+One module over 500 lines: the tokenizer's scanners (quotes, `$(...)`, here-documents) and the
+parser's rules are one grammar, and the parser asks the scanners where each word ends.
 """
 
 import dataclasses
