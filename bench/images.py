@@ -66,7 +66,7 @@ async def _per_kind(pool: cove.Pool, setup: str, rounds: int) -> dict[str, Any]:
             await session.run_code("pass")
             warm.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        child = await session.fork()
+        child = await pool.fork_session(session.session_id)
         fork.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         await child.run_code("pass")

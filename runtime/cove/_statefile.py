@@ -44,7 +44,6 @@ __all__ = [
     "StateFileError",
     "StateHeader",
     "decompress_pages",
-    "move_to_held",
     "open_state",
     "read_state",
     "read_state_header",
@@ -88,22 +87,6 @@ class StateHeader(msgspec.Struct, frozen=True, kw_only=True):
     stack_pointer: Annotated[int, msgspec.Meta(ge=0, lt=2**32)]
     runs: list[tuple[_Uint, _Uint]]  # (first page, page count)
     session: SessionRecord
-
-
-def move_to_held(
-    held: pathlib.Path, record: SessionRecord, paths: tuple[pathlib.Path, ...]
-) -> None:
-    """Move a session's image, workspace and tmp (`paths`) into `held` beside a record of it,
-    written last: a held session is whole once `<id>.record` is there (a move cut short leaves
-    no record, and the next start removes what it left)."""
-    target = held / f"{record.session_id}.record"
-    partial = target.with_name(target.name + ".partial")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(msgspec.json.encode(record))
-    for path in paths:
-        path.rename(held / path.name)
-    partial.rename(target)
 
 
 def _header_bytes(header: StateHeader) -> bytes:

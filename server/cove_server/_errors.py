@@ -37,6 +37,7 @@ STATUS: dict[type[cove.CoveError], int] = {
     cove.SessionBusyError: 503,
     cove.CapacityError: 503,
     cove.ArtifactError: 503,
+    cove.PoolClosedError: 503,
     cove.InterpreterError: 503,
     cove.CoveError: 500,
 }

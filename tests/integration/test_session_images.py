@@ -92,7 +92,7 @@ async def test_a_session_its_deadline_interrupted_suspends_forks_and_persists(
         stopped = await session.run_code("while True:\n    pass", timeout_s=1)
         assert (stopped.outcome, stopped.reset) == ("timeout", False)
         await anyio.sleep(settings.timeout_grace_s + 0.5)
-        child = await session.fork()
+        child = await pool.fork_session(session.session_id)
         assert (await child.run_code(CHECK)).stdout == EXPECTED
         assert await session.suspend()
         assert (await session.run_code(CHECK)).stdout == EXPECTED
@@ -393,7 +393,7 @@ async def test_a_fork_is_an_independent_copy(
         monkeypatch.setattr(copier, "_kernel", True)
     parent = await _ready(pool)
     await parent.run_code("import random\nnp.random.seed(7)\nrandom.seed(7)")
-    child = await parent.fork()
+    child = await pool.fork_session(parent.session_id)
     # Byte for byte the parent's memory, before anything runs in the child (its reseed is
     # only scheduled).
     assert _memory(child) == _memory(parent)
@@ -424,7 +424,8 @@ async def test_a_fork_is_an_independent_copy(
     assert (await parent.run_code(draw)).stdout != (await child.run_code(draw)).stdout
     # A fork of a suspended session, and a fork of a fork.
     assert await parent.suspend()
-    grandchild = await (await parent.fork()).fork()
+    child2 = await pool.fork_session(parent.session_id)
+    grandchild = await pool.fork_session(child2.session_id)
     assert (await grandchild.run_code("print(x)")).stdout == "42\n"
 
 
@@ -432,9 +433,10 @@ async def test_fork_is_refused_while_files_are_open(pool: cove.Pool) -> None:
     session = await _ready(pool)
     await session.run_code("fh = open('/workspace/o.txt', 'w')")
     with pytest.raises(cove.SessionStateError, match="holds 1 file"):
-        await session.fork()
+        await pool.fork_session(session.session_id)
     await session.run_code("fh.close()")
-    assert (await (await session.fork()).run_code("print(fh.closed)")).stdout == "True\n"
+    forked = await pool.fork_session(session.session_id)
+    assert (await forked.run_code("print(fh.closed)")).stdout == "True\n"
 
 
 async def test_fork_respects_capacity(tmp_path: pathlib.Path, cache_dir: str) -> None:
@@ -442,7 +444,7 @@ async def test_fork_respects_capacity(tmp_path: pathlib.Path, cache_dir: str) ->
     async with cove.Pool(settings) as pool:
         session = await pool.create_session()
         with pytest.raises(cove.CapacityError):
-            await session.fork()
+            await pool.fork_session(session.session_id)
         assert len(pool.session_ids()) == 1
         # Nothing of the refused child is left on disk: the one session's workspace and tmp.
         names = sorted(p.name for p in _pool_dir(session).iterdir() if p.name[0] != ".")
@@ -493,3 +495,12 @@ async def test_held_sessions_are_bounded_by_disk_not_memory(
         assert images / count < 4 << 20  # less than the state it holds (compressed)
         for session in sessions[::10]:
             assert (await session.run_code("print(state[12345])")).stdout == "37035\n"
+
+
+async def test_session_fork_still_forks_and_says_it_is_deprecated(pool: cove.Pool) -> None:
+    session = await pool.create_session()
+    await session.run_code("x = 7")
+    with pytest.warns(DeprecationWarning, match="Pool.fork_session"):
+        child = await session.fork()
+    assert child.session_id in pool.session_ids()
+    assert (await child.run_code("print(x)")).stdout == "7\n"

@@ -68,7 +68,9 @@ async def test_prefaulting_keeps_every_byte_and_makes_the_pages_private(
     The pages are private (written, to the page map), yet not changed: a session's image
     keeps only the prefaulted pages its code then changed."""
     async with cove.Pool(settings) as pool:
-        runs = pool._first_call_runs  # pyright: ignore[reportPrivateUsage]
+        await _spare_ready(pool)
+        runs = pool._spares.first_call  # pyright: ignore[reportPrivateUsage]
+        assert runs is not None
         assert sum(count for _, count in runs) > 50  # a first call writes hundreds of pages
         pristine = pool._pristine  # pyright: ignore[reportPrivateUsage]
         assert pristine is not None

@@ -20,7 +20,8 @@ import pytest
 
 import cove
 from cove import _pages, _protocol, _statefile, tools
-from cove._workspace import TreeCopy, Workspace
+from cove._trees import TreeCopy
+from cove._workspace import Workspace
 
 from .scribbler import SCRIBBLER
 
@@ -211,7 +212,7 @@ async def test_scribbler_fork_and_suspend_still_see_the_open_files(
         result = await session.run_code(SCRIBBLE_HELD_OPEN, timeout_s=60)
         assert result.return_code == 0, result.stderr
         with pytest.raises(cove.SessionStateError, match="holds 37 file"):
-            await session.fork()
+            await pool.fork_session(session.session_id)
         assert not await session.suspend()
 
 
@@ -250,7 +251,7 @@ async def test_4_hard_links_stay_links_in_a_fork(settings: cove.PoolSettings) ->
             "import os\nwith open('big', 'wb') as f: f.write(os.urandom(3 << 20))\n"
             "for i in range(40): os.link('big', f'link{i}')",
         )
-        child = await source.fork()
+        child = await pool.fork_session(source.session_id)
         ws = child.workspace
         assert os.stat(ws.root / "big").st_nlink == 41
         assert _disk_bytes(ws.root, ws.tmp) == 3 << 20
@@ -383,7 +384,7 @@ async def test_9_a_fork_reseeds_through_names_model_code_cannot_replace(
 ) -> None:
     source = await pool.create_session()
     await _ok(source, REPLACE_SEEDS)
-    child = await source.fork()
+    child = await pool.fork_session(source.session_id)
     started = time.monotonic()
     check = "print(random.random() != first, np.random.random() >= 0)"
     assert await _ok(child, check) == "True True\n"

@@ -78,7 +78,7 @@ async def test_forking_a_session_with_a_deep_tree_is_refused_cleanly(pool: cove.
     _deep_tree(session.workspace.root, 1500)  # what renames of deep chains can make
     before = sorted(p.name for p in session.workspace.root.parent.iterdir())
     with pytest.raises(cove.SessionStateError, match="cannot be copied"):
-        await session.fork()
+        await pool.fork_session(session.session_id)
     # Nothing of the half-made copy is left, and the session and the pool go on.
     assert sorted(p.name for p in session.workspace.root.parent.iterdir()) == before
     assert (await session.run_code("print(kept)")).stdout == "42\n"
