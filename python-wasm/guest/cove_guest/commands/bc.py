@@ -16,6 +16,7 @@ import math
 import re
 from typing import Any
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError
 from cove_guest.text.inputs import decode, read_operand
 
@@ -857,7 +858,7 @@ def _bessel(n: int, x: Any) -> Any:
     return total
 
 
-def bc(ctx: Any, args: list[str]) -> int:
+def bc(ctx: Context, args: list[str]) -> int:
     mathlib = False
     files = []
     for a in args:

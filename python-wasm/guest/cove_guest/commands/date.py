@@ -5,10 +5,11 @@ import datetime
 import os
 import re
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
 
 
-def date(ctx, args):
+def date(ctx: Context, args: list[str]) -> int:
     utc = False
     fmt = when = ref = None
     args = list(args)

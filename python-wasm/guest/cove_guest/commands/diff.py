@@ -5,12 +5,13 @@ import difflib
 import os
 import re
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import UsageError, os_message
 from cove_guest.text.inputs import decode, read_operand
 from cove_guest.text.options import parse_count, parse_options
 
 
-def diff(ctx, args):
+def diff(ctx: Context, args: list[str]) -> int:
     labels, rest, switches = [], [], []
     i = 0
     while i < len(args):
@@ -269,7 +270,7 @@ def _diff_stamp(name):
     )
 
 
-def cmp(ctx, args):
+def cmp(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(args, "sl")
     a, b = names[:2]
     try:

@@ -7,12 +7,13 @@ import re
 import time
 from typing import Literal
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import UsageError, os_message
 from cove_guest.text.inputs import decode
 from cove_guest.text.options import parse_options
 
 
-def file(ctx, args):
+def file(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(
         args, "bLiEk", long_map={"brief": "b", "mime": "i", "mime-type": "T", "dereference": "L"}
     )

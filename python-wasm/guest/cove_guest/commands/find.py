@@ -5,14 +5,14 @@ import os
 import re
 import time
 
-from cove_guest.shell.io import IO, command_io
+from cove_guest.shell.io import IO, Context, command_io
 from cove_guest.text.errors import ShellError, UsageError, os_message
 from cove_guest.text.inputs import decode, read_operand, walk_tree
 from cove_guest.text.options import getopt
 from cove_guest.text.patterns import bre_to_re, fnmatch
 
 
-def find(ctx, args):
+def find(ctx: Context, args: list[str]) -> int:
     paths = []
     i = 0
     while i < len(args) and not args[i].startswith(("-", "(", "!")):
@@ -293,7 +293,7 @@ def _find_parse(expr, state):
     return test, maxdepth, mindepth, acted
 
 
-def xargs(ctx, args):
+def xargs(ctx: Context, args: list[str]) -> int:
     opts, cmd = getopt(
         args,
         "+0a:d:E:e::I:i::L:l::n:P:prs:tx",

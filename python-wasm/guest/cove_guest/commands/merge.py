@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
 from cove_guest.text.inputs import read_operand
 from cove_guest.text.options import getopt
@@ -89,7 +90,7 @@ def _field_number(spec: str) -> int:
     return int(spec) - 1
 
 
-def join(ctx: Any, args: list[str]) -> int:
+def join(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "a:e:i1:2:j:o:t:v:z",
@@ -333,7 +334,7 @@ def join(ctx: Any, args: list[str]) -> int:
 # ---------------------------------------------------------------------------------------- comm
 
 
-def comm(ctx: Any, args: list[str]) -> int:
+def comm(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "123z",

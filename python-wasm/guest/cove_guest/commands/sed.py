@@ -17,13 +17,14 @@ import os
 import re
 from typing import Any
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
 from cove_guest.text.inputs import decode, encode, read_operand
 from cove_guest.text.options import getopt
 from cove_guest.text.patterns import bre_to_re, ere_to_re
 
 
-def sed(ctx: Any, args: list[str]) -> int:
+def sed(ctx: Context, args: list[str]) -> int:
     opts, rest = getopt(
         args,
         "nrEe:f:i::sul:z",

@@ -6,6 +6,7 @@ import re
 from typing import cast
 
 from cove_guest.commands.date import MONTHS
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, os_message
 from cove_guest.text.inputs import decode, read_operand
 from cove_guest.text.options import getopt
@@ -45,7 +46,7 @@ _SORT_WORDS = {
 }
 
 
-def sort(ctx, args):
+def sort(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(args, "bcCdfghik:mMno:rRsS:t:T:uVz", _SORT_LONGS)
     on: set[str] = set()
     vals: dict[str, str] = {}

@@ -7,6 +7,7 @@ from cove_guest.commands.jq.errors import JqError
 from cove_guest.commands.jq.evaluate import Env, run
 from cove_guest.commands.jq.parser import Parser
 from cove_guest.commands.jq.values import truthy
+from cove_guest.shell.io import Context
 from cove_guest.text.inputs import decode, read_inputs
 
 
@@ -31,7 +32,7 @@ def _parse_stream(text):
         out.append(v)
 
 
-def jq(ctx, args):
+def jq(ctx: Context, args: list[str]) -> int:
     flags = set()
     variables = {}
     rest = []
