@@ -168,7 +168,7 @@ def _pad(body: bytes, flags: str, width: str | None) -> bytes:
 
 
 def _convert(
-    ctx: Any,
+    ctx: Context,
     conv: str,
     flags: str,
     width: str | None,
