@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
@@ -11,7 +10,7 @@ from cove_guest.text.inputs import read_operand
 from cove_guest.text.options import getopt
 
 
-def _read_all(ctx: Any, cmd: str, names: list[str]) -> tuple[bytes, int]:
+def _read_all(ctx: Context, cmd: str, names: list[str]) -> tuple[bytes, int]:
     blobs, status = [], 0
     for name in names or ["-"]:
         try:

@@ -10,7 +10,6 @@ line out of order; `--nocheck-order` never looks.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
@@ -20,7 +19,7 @@ from cove_guest.text.options import getopt
 _CHECK_LONGS = {"check-order": ("check", 0), "nocheck-order": ("nocheck", 0)}
 
 
-def _read_two(ctx: Any, cmd: str, names: list[str]) -> list[bytes]:
+def _read_two(ctx: Context, cmd: str, names: list[str]) -> list[bytes]:
     """Both operands' bytes; a missing one is fatal, as GNU opens both before any output."""
     if len(names) < 2:
         raise UsageError(f"missing operand after '{names[0]}'" if names else "missing operand")
