@@ -426,7 +426,7 @@ class _Parser:
 
 
 class _Bc:
-    def __init__(self, ctx: Any, mathlib: bool):
+    def __init__(self, ctx: Context, mathlib: bool):
         self.ctx = ctx
         self.vars: dict[str, Num] = {}
         self.arrays: dict[str, dict[int, Num]] = {}
@@ -890,7 +890,7 @@ def bc(ctx: Context, args: list[str]) -> int:
     return 0
 
 
-def _run_source(ctx: Any, machine: _Bc, src: str) -> None:
+def _run_source(ctx: Context, machine: _Bc, src: str) -> None:
     """Parse and run `src` a line at a time: each top-level line runs once complete; a syntax
     error or a runtime error drops the rest of that line."""
     parser = _Parser(_tokens(src))

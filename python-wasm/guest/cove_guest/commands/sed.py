@@ -102,7 +102,7 @@ def sed(ctx: Context, args: list[str]) -> int:
     return status
 
 
-def _script_file(ctx: Any, name: str) -> str:
+def _script_file(ctx: Context, name: str) -> str:
     """-f FILE: its script (a last newline dropped, as GNU reads it)."""
     try:
         text = decode(read_operand(ctx, name))
@@ -111,7 +111,7 @@ def _script_file(ctx: Any, name: str) -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
-def _sed_in_place(ctx: Any, run: _Run, files: list[str], suffix: str) -> int:
+def _sed_in_place(ctx: Context, run: _Run, files: list[str], suffix: str) -> int:
     """-i[SUFFIX]: each file edited on its own, the original kept under SUFFIX when given
     (a `*` in it stands for the file's name: `-i 'bak_*'`)."""
     if not files:
@@ -542,7 +542,7 @@ class _Run:
     """The program's state across its inputs: the hold space, the ranges, the last regex, the
     files `w` writes, and how it ended (`exit_code`, after q or Q)."""
 
-    def __init__(self, ctx: Any, program: _Program, quiet: bool, wrap: int, eol: str):
+    def __init__(self, ctx: Context, program: _Program, quiet: bool, wrap: int, eol: str):
         self.ctx = ctx
         self.program = program
         self.quiet = quiet

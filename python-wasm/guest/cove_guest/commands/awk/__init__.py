@@ -5,7 +5,7 @@ import re
 
 from cove_guest.commands.awk.errors import AwkError
 from cove_guest.commands.awk.interp import run
-from cove_guest.shell.io import Context
+from cove_guest.shell.io import Context, Output
 from cove_guest.text.errors import UsageError
 from cove_guest.text.escapes import echo_escapes
 from cove_guest.text.inputs import decode, read_inputs
@@ -67,8 +67,10 @@ def awk(ctx: Context, args: list[str]) -> int:
 
 
 class _TextOut:
-    def __init__(self, w):
+    """A command's output as the interpreter writes to it (text only)."""
+
+    def __init__(self, w: Output) -> None:
         self.w = w
 
-    def write(self, s):
+    def write(self, s: str) -> None:
         self.w.write(s)

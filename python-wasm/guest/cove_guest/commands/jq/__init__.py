@@ -11,7 +11,7 @@ from cove_guest.shell.io import Context
 from cove_guest.text.inputs import decode, read_inputs
 
 
-def _dump(v, compact, sort_keys, raw):
+def _dump(v: object, compact: bool, sort_keys: bool, raw: bool) -> str:
     if raw and isinstance(v, str):
         return v
     if compact:
@@ -19,7 +19,8 @@ def _dump(v, compact, sort_keys, raw):
     return json.dumps(v, ensure_ascii=False, indent=2, sort_keys=sort_keys)
 
 
-def _parse_stream(text):
+def _parse_stream(text: str) -> list[object]:
+    """Every JSON value in `text`, one after another (jq reads a stream of them)."""
     dec = json.JSONDecoder()
     i, n = 0, len(text)
     out: list[object] = []
