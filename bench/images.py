@@ -29,7 +29,7 @@ from typing import Any
 import anyio
 
 import cove
-from cove import _image
+from cove import _pages, _statefile
 from cove import _protocol as protocol
 
 from ._stats import memory_kib, summary
@@ -56,7 +56,7 @@ def _settings(root: str, cache: str, **extra: Any) -> cove.PoolSettings:
 async def _per_kind(pool: cove.Pool, setup: str, rounds: int) -> dict[str, Any]:
     suspend, first_call, warm, fork, fork_first = [], [], [], [], []
     image_bytes, changed_bytes, beyond_bytes = [], [], []
-    initial_pages = pool.engine.initial_memory_bytes // _image.PAGE
+    initial_pages = pool.engine.initial_memory_bytes // _pages.PAGE
     for _ in range(rounds):
         session = await pool.create_session()
         result = await session.run_code(setup)
@@ -66,7 +66,7 @@ async def _per_kind(pool: cove.Pool, setup: str, rounds: int) -> dict[str, Any]:
             await session.run_code("pass")
             warm.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        child = await session.fork()
+        child = await pool.fork_session(session.session_id)
         fork.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         await child.run_code("pass")
@@ -75,15 +75,15 @@ async def _per_kind(pool: cove.Pool, setup: str, rounds: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         assert await session.suspend()
         suspend.append(time.perf_counter() - t0)
-        header = _image.read_image_header(session.image_path, pool.engine.artifact.sha256)
+        header = _statefile.read_state_header(session.image_path, pool.engine.artifact.sha256)
         image_bytes.append(session.image_path.stat().st_size)
-        changed_bytes.append(sum(count for _, count in header.runs) * _image.PAGE)
+        changed_bytes.append(sum(count for _, count in header.runs) * _pages.PAGE)
         # Changed pages past the snapshot's memory (the session grew it): zero-fill faults in a
         # fork's new instance, which has the snapshot's size.
         beyond = sum(
             max(0, first + count - max(first, initial_pages)) for first, count in header.runs
         )
-        beyond_bytes.append(beyond * _image.PAGE)
+        beyond_bytes.append(beyond * _pages.PAGE)
         t0 = time.perf_counter()
         await session.run_code("pass")
         first_call.append(time.perf_counter() - t0)
@@ -214,7 +214,7 @@ async def _capacity(root: str, cache: str, held: int, live: int) -> dict[str, An
 def _page_fault_us(pages: int = 2048, rounds: int = 5) -> float:
     """This machine's cost of a first-touch page fault: copying into fresh anonymous memory,
     per 4 KiB page (median of rounds)."""
-    size = pages * _image.PAGE
+    size = pages * _pages.PAGE
     source = ctypes.create_string_buffer(b"x" * size)
     samples = []
     for _ in range(rounds):

@@ -30,7 +30,8 @@ TOOL_NAME = "code_execution"
 _DESCRIPTION = (
     "Run Python 3.11 code in a persistent sandboxed interpreter. Variables and imports persist "
     "between calls; files live in /workspace (the working directory). The standard library is "
-    "available; there is no network and no subprocess. Print what you want to see."
+    "available; there is no network, and subprocess runs only the sandbox's own shell and "
+    "python. Print what you want to see."
 )
 
 

@@ -13,7 +13,6 @@ deserialises it in milliseconds.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import importlib.metadata
 import logging
@@ -27,6 +26,7 @@ import msgspec
 import wasmtime
 
 from ._errors import ArtifactError
+from ._linux import malloc_trim
 
 __all__ = ["Artifact", "declared_memory_bytes"]
 
@@ -43,11 +43,8 @@ class _Manifest(msgspec.Struct, frozen=True):
 
 
 def _sha256(path: pathlib.Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 class Artifact:
@@ -251,11 +248,7 @@ def trim_heap() -> None:
     """Hands freed heap memory back to the system: glibc's malloc keeps it (some 600 MiB after
     compiling the interpreter; what suspended sessions' worker threads used) for the life of
     the process otherwise."""
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):  # not glibc
-        return
-    trim(0)
+    malloc_trim()
 
 
 def _default_unpack_dir() -> pathlib.Path:

@@ -1,11 +1,9 @@
-"""One wasmtime engine per pool: configuration, the epoch ticker, imports resolved once.
+"""One wasmtime engine per pool: configuration, the compiled interpreter, the epoch ticker.
 
 The engine always has epoch interruption on (a daemon thread advances the epoch every
 `epoch_tick_s` while guest code runs, and sleeps a second after the last call ends), which is
-how wall-clock deadlines fire inside running wasm. The reactor's two host imports
-(`cove.host_call`, `cove.host_reply`) are defined once on the linker, with their caps; a call
-finds its session's handler through a thread-local, because a wasmtime `Caller` carries no
-per-store data and a worker thread runs one guest call at a time.
+how wall-clock deadlines fire inside running wasm. The reactor's host imports
+(`_protocol.IMPORTS`) are defined once on the linker, pointing at `_hostcall`'s routing.
 """
 
 from __future__ import annotations
@@ -14,54 +12,15 @@ import pathlib
 import platform
 import threading
 import time
-from collections.abc import Callable
-from typing import cast
 
-import msgspec
 import wasmtime
 
 from ._artifact import Artifact
+from ._hostcall import HOST_FUNCTIONS
+from ._pages import Copier
+from ._protocol import IMPORTS
 
-__all__ = [
-    "MAX_HOST_REPLY_BYTES",
-    "MAX_HOST_REQUEST_BYTES",
-    "PORTABLE_X86_64",
-    "Engine",
-    "HostCall",
-    "HostHandler",
-    "compile_to_cache",
-]
-
-# The largest request guest code may hand the host, and the largest reply the host gives back.
-# A request over the cap is refused before anything is copied or decoded, so no host call costs
-# the host more than a small multiple of these (the host decodes at most one request per
-# worker thread at a time).
-MAX_HOST_REQUEST_BYTES = 8 << 20
-MAX_HOST_REPLY_BYTES = 64 << 20
-
-
-class HostCall(msgspec.Struct, kw_only=True):
-    """One request from guest code to the host, with what the caller has left.
-
-    Attributes:
-        request: The request's bytes.
-        fuel_left: The calling interpreter's fuel at the time of the call (None: not metered).
-        memory_bytes: The calling interpreter's linear memory size.
-        fuel_spent: Set by the handler: fuel that work done on the caller's behalf used; it is
-            taken from the caller's fuel when the handler returns.
-        refresh_quota: Sets the calling interpreter's workspace quota to (bytes, entries) left
-            by the host's count now, and returns the bytes it may grow by (its open orphans
-            taken off); None if the interpreter has no such export. Valid during the call only.
-    """
-
-    request: bytes
-    fuel_left: int | None
-    memory_bytes: int
-    fuel_spent: int = 0
-    refresh_quota: Callable[[int, int], int] | None = None
-
-
-HostHandler = Callable[[HostCall], bytes]
+__all__ = ["PORTABLE_X86_64", "Engine", "compile_to_cache"]
 
 # The CPU features a portable compile assumes on x86-64 (x86-64-v2: every x86-64 server CPU
 # since about 2009); anything newer (AVX, AVX2, BMI, FMA) is left unused. A machine without
@@ -100,88 +59,9 @@ def compile_to_cache(
     return entry, loaded is None
 
 
-_I32 = wasmtime.ValType.i32()
+_VALTYPES = {"i32": wasmtime.ValType.i32(), "i64": wasmtime.ValType.i64()}
 # How long the epoch ticker goes on after the last guest call ends before it sleeps.
 _IDLE_AFTER_S = 1.0
-
-
-class _HostState(threading.local):
-    handler: HostHandler | None = None
-    reply: bytes | None = None
-    deadline: float = 0.0  # time.monotonic() at which the current call's time is up
-    metered: bool = False  # the calling store consumes fuel
-
-
-_host = _HostState()
-
-
-def _memory(caller: wasmtime.Caller) -> wasmtime.Memory:
-    memory = caller.get("memory")
-    if not isinstance(memory, wasmtime.Memory):
-        raise RuntimeError("guest exports no memory")
-    return memory
-
-
-def _caller_store(caller: wasmtime.Caller) -> wasmtime.Store:
-    # A Caller is a store context for the duration of the host call; wasmtime-py's fuel
-    # accessors only need that context, so they are applied to it directly.
-    return cast(wasmtime.Store, caller)
-
-
-def _host_call(caller: wasmtime.Caller, ptr: int, length: int) -> int:
-    # An exception escaping a host callback would unwind through wasm: everything is caught.
-    # Past the call's deadline nothing is done: the guest's next epoch check ends the call.
-    _host.reply = None
-    handler = _host.handler
-    if handler is None or not 0 <= length <= MAX_HOST_REQUEST_BYTES:
-        return -1
-    if time.monotonic() >= _host.deadline:
-        return -1
-    try:
-        memory = _memory(caller)
-        start = ptr & 0xFFFFFFFF
-        if start + length > memory.data_len(caller):
-            return -1
-        store = _caller_store(caller)
-        fuel_left: int | None = None
-        if _host.metered:
-            fuel_left = wasmtime.Store.get_fuel(store)
-        call = HostCall(
-            request=bytes(memory.read(caller, start, start + length)),
-            fuel_left=fuel_left,
-            memory_bytes=memory.data_len(caller),
-            refresh_quota=_quota_refresher(caller),
-        )
-        reply = handler(call)
-        if fuel_left is not None and call.fuel_spent:
-            wasmtime.Store.set_fuel(store, max(0, fuel_left - call.fuel_spent))
-    except Exception:
-        return -1
-    if len(reply) > MAX_HOST_REPLY_BYTES or time.monotonic() >= _host.deadline:
-        return -1
-    _host.reply = reply
-    return len(reply)
-
-
-def _quota_refresher(caller: wasmtime.Caller) -> Callable[[int, int], int] | None:
-    refresh = caller.get("cove_quota_refresh")
-    if not isinstance(refresh, wasmtime.Func):
-        return None
-
-    def refresh_quota(bytes_left: int, files_left: int) -> int:
-        left = refresh(caller, bytes_left, files_left)
-        return left if isinstance(left, int) else 0
-
-    return refresh_quota
-
-
-def _host_reply(caller: wasmtime.Caller, ptr: int) -> None:
-    reply, _host.reply = _host.reply, None
-    if reply:
-        try:
-            _memory(caller).write(caller, reply, ptr & 0xFFFFFFFF)
-        except Exception:
-            return
 
 
 class Engine:
@@ -226,18 +106,15 @@ class Engine:
         )
         linker = wasmtime.Linker(self.wasmtime)
         linker.define_wasi()
-        linker.define_func(
-            "cove",
-            "host_call",
-            wasmtime.FuncType([_I32, _I32], [_I32]),
-            _host_call,
-            access_caller=True,
-        )
-        linker.define_func(
-            "cove", "host_reply", wasmtime.FuncType([_I32], []), _host_reply, access_caller=True
-        )
+        for (module, name), (params, result) in IMPORTS.items():
+            func_type = wasmtime.FuncType(
+                [_VALTYPES[p] for p in params], [_VALTYPES[result]] if result else []
+            )
+            linker.define_func(module, name, func_type, HOST_FUNCTIONS[name], access_caller=True)
         self.instance_pre: wasmtime.InstancePre = linker.instantiate_pre(self.module)
         self._linker = linker
+        # Copies pages between this engine's instances (forks), with a helper thread of its own.
+        self.copier: Copier = Copier()
         self._stop = threading.Event()
         # The ticker runs only while wasm runs (and for a moment after): an idle server burns
         # no CPU on it. `_active` counts calls in progress; `_wake` rouses an idle ticker.
@@ -296,25 +173,9 @@ class Engine:
         return max(1, round(seconds / self.epoch_tick_s)) + 1
 
     def close(self) -> None:
-        """Stop the ticker. Idempotent."""
+        """Stop the ticker and the page copier's helper thread. Idempotent."""
+        self.copier.close()
         self._stop.set()
         self._wake.set()
         if self._ticker.is_alive() and self._ticker is not threading.current_thread():
             self._ticker.join(timeout=1.0)
-
-
-_CallState = tuple[HostHandler | None, float, bool]
-
-
-def enter_call(handler: HostHandler | None, deadline: float, metered: bool) -> _CallState:
-    """Route this thread's guest host calls to `handler` until `deadline` (monotonic seconds);
-    returns the previous routing, for `leave_call` (calls nest: the shell's python)."""
-    previous = (_host.handler, _host.deadline, _host.metered)
-    _host.handler, _host.deadline, _host.metered = handler, deadline, metered
-    return previous
-
-
-def leave_call(previous: _CallState) -> None:
-    """Restore the routing `enter_call` replaced, and drop any reply the guest never took."""
-    _host.handler, _host.deadline, _host.metered = previous
-    _host.reply = None

@@ -14,6 +14,7 @@
     ├── PathOutsideWorkspaceError   a path that leaves the session's workspace
     ├── WorkspaceFileNotFoundError  no such file or directory in the workspace
     ├── TooLargeError               over a size cap (an upload, a request, the workspace quota)
+    ├── PoolClosedError             the pool is closed: it makes and forks no session
     └── InterpreterError            the interpreter could not run at all
         └── ArtifactError           the interpreter artifact is missing or fails verification
 
@@ -31,6 +32,7 @@ __all__ = [
     "InvalidRequestError",
     "NotAFileError",
     "PathOutsideWorkspaceError",
+    "PoolClosedError",
     "SessionBusyError",
     "SessionClosedError",
     "SessionLostError",
@@ -145,6 +147,10 @@ class TooLargeError(CoveError):
         self.what = what
         self.size_bytes = size_bytes
         self.limit_bytes = limit_bytes
+
+
+class PoolClosedError(CoveError):
+    """The pool is closed (or closing): it makes and forks no session."""
 
 
 class InterpreterError(CoveError):

@@ -13,21 +13,20 @@ engine's grace period, the call ends with a trap (TIMEOUT) and the interpreter i
 
 from __future__ import annotations
 
-import concurrent.futures
-import ctypes
 import enum
-import os
 import pathlib
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import cast
 
 import msgspec
 import wasmtime
 
+from . import _pages
 from . import _protocol as protocol
-from ._engine import Engine, HostHandler, enter_call, leave_call
+from ._engine import Engine
 from ._errors import InterpreterError
-from ._image import PAGE, changed_runs
+from ._hostcall import HostHandler, enter_call, leave_call
 from ._protocol import unpack_call_result
 from ._rawcall import HardDeadline, RawFunc, RawMemory, SoftDeadline
 
@@ -36,12 +35,10 @@ __all__ = ["Guest", "GuestOutcome", "Trapped"]
 # Fuel given to a call with no fuel limit: effectively unbounded, but still metered.
 FUEL_UNLIMITED = (1 << 63) - 1
 
-
-_MADV_POPULATE_WRITE = 23  # Linux 5.14+
-_libc = ctypes.CDLL(None, use_errno=True)
-_madvise = _libc.madvise
-_madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-_madvise.restype = ctypes.c_int
+# The deadline of a call into the guest outside `call`: instantiating the snapshot (its start
+# functions), `cove_limits`, `cove_open_files`. Each takes microseconds; this only bounds a
+# guest that misbehaves.
+HOUSEKEEPING_CALL_S = 5.0
 
 
 class Trapped(enum.Enum):
@@ -67,50 +64,12 @@ class GuestOutcome(msgspec.Struct, frozen=True, kw_only=True):
     interrupted: bool = False
 
 
-# Page copies this large use a second thread (`Guest.copy_pages_to`), kept for the purpose
-# (idle, it costs a parked thread; starting one per copy costs ~0.1 ms).
-_PARALLEL_COPY_BYTES = 2 << 20
-_copy_helper = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="cove-copy")
-
-
-class _IoVec(ctypes.Structure):
-    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
-
-
-_IOV_MAX = 1024
-_process_vm_readv = getattr(_libc, "process_vm_readv", None)
-if _process_vm_readv is not None:
-    _process_vm_readv.argtypes = [
-        ctypes.c_int,
-        ctypes.POINTER(_IoVec),
-        ctypes.c_ulong,
-        ctypes.POINTER(_IoVec),
-        ctypes.c_ulong,
-        ctypes.c_ulong,
-    ]
-    _process_vm_readv.restype = ctypes.c_ssize_t
-
-
-def _copy_in_kernel(dest: int, source: int, runs: list[tuple[int, int]]) -> bool:
-    """Copy these runs of pages from the memory at `source` to the same pages at `dest`, both
-    in this process, with `process_vm_readv`: one system call (and one release of the GIL) per
-    1,024 runs. False: the system refused it (a seccomp filter, say); the caller copies them."""
-    if _process_vm_readv is None:
-        return False
-    pid = os.getpid()
-    for i in range(0, len(runs), _IOV_MAX):
-        part = runs[i : i + _IOV_MAX]
-        n = len(part)
-        local = (_IoVec * n)(*[_IoVec(dest + first * PAGE, count * PAGE) for first, count in part])
-        remote = (_IoVec * n)(
-            *[_IoVec(source + first * PAGE, count * PAGE) for first, count in part]
-        )
-        if _process_vm_readv(pid, local, n, remote, n, 0) != sum(c for _, c in part) * PAGE:
-            return False
-    return True
-
-
-_kernel_copy = [True]  # process_vm_readv works here (cleared at its first refusal)
+def _raw(store: wasmtime.Store, funcs: Mapping[str, object], name: str) -> RawFunc:
+    """The export `name` (checked to be a function) on the lean call path, with its signature
+    as `_protocol.EXPORTS` declares it."""
+    params, result = protocol.EXPORTS[name]
+    assert result is not None
+    return RawFunc(store, cast(wasmtime.Func, funcs[name]), params, result)
 
 
 def _signed32(value: int) -> int:
@@ -152,7 +111,7 @@ class Guest:
         wasi.preopen_dir(str(workspace), "/workspace", True)
         wasi.preopen_dir(str(tmp), "/tmp", True)
         store.set_wasi(wasi)
-        store.set_epoch_deadline(engine.ticks(5.0))
+        store.set_epoch_deadline(engine.ticks(HOUSEKEEPING_CALL_S))
         if engine.consume_fuel:
             store.set_fuel(FUEL_UNLIMITED)
         try:
@@ -162,19 +121,16 @@ class Guest:
             raise InterpreterError(f"cannot instantiate the interpreter: {exc}") from exc
         exports = instance.exports(store)
         memory = exports.get("memory")
-        buffer, call = exports.get("cove_buffer"), exports.get("cove_call")
-        interrupt, open_files = exports.get("cove_interrupt"), exports.get("cove_open_files")
+        funcs = {name: exports.get(name) for name in protocol.EXPORTS}
         stack_pointer = exports.get("__stack_pointer")
         if not (
             isinstance(memory, wasmtime.Memory)
-            and isinstance(buffer, wasmtime.Func)
-            and isinstance(call, wasmtime.Func)
-            and isinstance(interrupt, wasmtime.Func)
-            and isinstance(open_files, wasmtime.Func)
+            and all(isinstance(func, wasmtime.Func) for func in funcs.values())
             and isinstance(stack_pointer, wasmtime.Global)
         ):
             store.close()
             raise InterpreterError("the interpreter artifact lacks Cove's call-in exports")
+        interrupt = cast(wasmtime.Func, funcs["cove_interrupt"])
         self._deadline: SoftDeadline | HardDeadline = (
             SoftDeadline(store, interrupt, stack_pointer, engine.grace_ticks)
             if engine.grace_ticks
@@ -192,9 +148,9 @@ class Guest:
         self._wasm_memory = memory
         self._limits_func = limits if isinstance(limits, wasmtime.Func) else None
         self._memory = RawMemory(store, memory)
-        self._buffer = RawFunc(store, buffer, ("i32",), "i32")
-        self._call = RawFunc(store, call, ("i32", "i64", "i64"), "i64")
-        self._open_files = RawFunc(store, open_files, (), "i32")
+        self._buffer = _raw(store, funcs, "cove_buffer")
+        self._call = _raw(store, funcs, "cove_call")
+        self._open_files = _raw(store, funcs, "cove_open_files")
         self._stack_pointer = stack_pointer
         self._buffer_ptr = 0
         self._buffer_cap = 0
@@ -214,13 +170,15 @@ class Guest:
         max_response_bytes: int,
         host: HostHandler | None = None,
         soft: bool = True,
+        deadline: float | None = None,
     ) -> GuestOutcome:
         """Run one request in the guest and return its outcome; never raises for guest faults.
 
         A response longer than `max_response_bytes` is not read (the guest's driver bounds
         what it returns; only tampered-with guest code exceeds it): the call is a crash.
         Not `soft`: the deadline ends the call at once, with no interruption and grace period
-        first (housekeeping).
+        first (housekeeping). `deadline` (`time.monotonic()` seconds) is the instant `timeout_s`
+        counts to, when the caller has it already: host calls made by the guest end by it.
 
         Blocks the calling thread for up to `timeout_s` (plus the grace period, when `soft`,
         and one epoch tick).
@@ -232,7 +190,9 @@ class Guest:
         if self.engine.consume_fuel:
             budget = fuel if fuel is not None else FUEL_UNLIMITED
             store.set_fuel(budget)
-        previous = enter_call(host, time.monotonic() + timeout_s, self.engine.consume_fuel)
+        if deadline is None:
+            deadline = time.monotonic() + timeout_s
+        previous = enter_call(host, deadline, self.engine.consume_fuel)
         self.engine.call_started()
         try:
             return self._run(payload, budget, bytes_left, files_left, max_response_bytes)
@@ -307,7 +267,7 @@ class Guest:
         """Before a call into the guest outside `call`: a deadline of its own (the store's is
         the last call's, long past) and no soft stage (only the driver runs)."""
         self._deadline.arm(soft=False)
-        self._store.set_epoch_deadline(self.engine.ticks(5.0))
+        self._store.set_epoch_deadline(self.engine.ticks(HOUSEKEEPING_CALL_S))
 
     def open_files(self) -> int:
         """Descriptors the guest's code holds open (path_open's, not stdio or the preopens).
@@ -322,7 +282,7 @@ class Guest:
             message = f"the interpreter could not count its open files: {exc}"
             raise InterpreterError(message) from exc
 
-    def changed_runs(self, pristine: Guest, *, exact: bool = True) -> list[tuple[int, int]]:
+    def changed_runs(self, pristine: Guest, *, exact: bool = True) -> list[_pages.Run]:
         """Runs (first page, count) of this guest's memory pages that differ from `pristine`'s
         (a never-run instance of the same engine). Between calls only.
 
@@ -330,7 +290,7 @@ class Guest:
         superset, for a fork's copy: copying such a page costs less than comparing it, one
         `memcmp` call per page from Python; measured on 2026-12-02, comparing a typical
         session's ~350 took 1.1-1.6 ms and spared ~90 pages of copying)."""
-        return changed_runs(
+        return _pages.changed_runs(
             self._memory.address(),
             self._memory.size(),
             pristine._memory.address(),
@@ -341,73 +301,18 @@ class Guest:
     def pages(self, runs: Iterable[tuple[int, int]]) -> Iterator[memoryview]:
         """Each run of pages, in order, as a view of the guest's memory (no copy; valid while
         the guest neither runs nor grows)."""
-        base = self._memory.address()
-        for first, count in runs:
-            pages = (ctypes.c_char * (count * PAGE)).from_address(base + first * PAGE)
-            yield memoryview(pages).cast("B")
+        return _pages.views(self._memory.address(), runs)
 
     def prefault(self, runs: Iterable[tuple[int, int]]) -> None:
-        """Make these pages of a fresh guest's memory private, their bytes unchanged, so the
-        copy-on-write faults (~2 µs a page here) are taken now rather than by the guest's
-        first call. One `madvise(MADV_POPULATE_WRITE)` per run, which releases the GIL (Linux
-        5.14+); elsewhere each page is read and written back. Pages past the memory's size are
-        skipped. The pages are remembered: `changed_runs` compares them with the pristine's
-        rather than taking them as changed."""
-        base = self._memory.address()
-        pages = self._memory.size() // PAGE
-        for first, count in runs:
-            count = min(first + count, pages) - first
-            if count <= 0:
-                continue
-            if len(self._ahead) < first + count:
-                self._ahead.extend(bytes(first + count - len(self._ahead)))
-            self._ahead[first : first + count] = b"\1" * count
-            if _madvise(base + first * PAGE, count * PAGE, _MADV_POPULATE_WRITE) == 0:
-                continue
-            for page in range(first, first + count):
-                byte = ctypes.c_char.from_address(base + page * PAGE)
-                byte.value = byte.value
+        """Make these pages of a fresh guest's memory private ahead of its first call, their
+        bytes unchanged (`_pages.prefault`). The pages are remembered: `changed_runs` compares
+        them with the pristine's rather than taking them as changed."""
+        _pages.prefault(self._memory.address(), self._memory.size(), runs, self._ahead)
 
     def copy_pages_to(self, runs: list[tuple[int, int]], base: int) -> None:
-        """Copy these runs of this guest's pages to the same pages of the memory at `base`.
-
-        The cost is the destination's first-touch page faults (~1.5-2 µs a page here), not the
-        copying: past `_PARALLEL_COPY_BYTES` the second half of the runs is copied on a helper
-        thread while this one copies the first. The helper copies its half with one
-        `process_vm_readv` of this process (`_copy_in_kernel`), not a `memmove` per run: a
-        session's changed pages come in hundreds of runs, and two threads each taking the GIL
-        back after every run hand it to each other hundreds of times (measured for 2,112 pages
-        in 500 runs: 5.8 ms that way, 3.4 ms this way, 4.3 ms on one thread; docs/benchmarks.md).
-        Where the system refuses that call, everything is copied on this thread."""
-        source = self._memory.address()
-
-        def copy(part: list[tuple[int, int]]) -> None:
-            for first, count in part:
-                ctypes.memmove(base + first * PAGE, source + first * PAGE, count * PAGE)
-
-        pages = sum(count for _, count in runs)
-        if pages * PAGE < _PARALLEL_COPY_BYTES or not _kernel_copy[0]:
-            copy(runs)
-            return
-        # Two halves of (nearly) the same number of pages; the run across the middle is split.
-        mine: list[tuple[int, int]] = []
-        theirs: list[tuple[int, int]] = []
-        left = pages // 2
-        for first, count in runs:
-            take = min(count, left)
-            if take:
-                mine.append((first, take))
-                left -= take
-            if take < count:
-                theirs.append((first + take, count - take))
-        helper = _copy_helper.submit(_copy_in_kernel, base, source, theirs)
-        try:
-            copy(mine)
-        finally:
-            copied = helper.result()
-        if not copied:
-            _kernel_copy[0] = False
-            copy(theirs)
+        """Copy these runs of this guest's pages to the same pages of the memory at `base`
+        (`_pages.Copier.copy`, the engine's)."""
+        self.engine.copier.copy(self._memory.address(), base, runs)
 
     def restore(self, memory_bytes: int, stack_pointer: int, fill: Callable[[int], None]) -> None:
         """Make this fresh guest's state another's: grow the memory to `memory_bytes`, let
@@ -457,7 +362,7 @@ class Guest:
             fuel=None,
             bytes_left=bytes_left,
             files_left=files_left,
-            max_response_bytes=1 << 16,
+            max_response_bytes=protocol.HOUSEKEEPING_RESPONSE_BYTES,
             soft=False,
         )
         return None if outcome.trapped is not None else outcome.response

@@ -15,20 +15,14 @@ from collections.abc import Callable
 import msgspec
 
 from . import _protocol as protocol
-from ._engine import HostCall
 from ._errors import InterpreterError
-from ._guest import Guest, GuestOutcome, Trapped
-from ._results import bounded, fmt_bytes, max_response_bytes
+from ._guest import Guest
+from ._hostcall import HostCall
+from ._results import fmt_bytes, program_reply
 from ._settings import Limits
 from ._workspace import Workspace
 
 __all__ = ["HostServices"]
-
-_NESTED_TRAPS = {
-    Trapped.TIMEOUT: "python: killed: the call's time limit was reached",
-    Trapped.OUT_OF_FUEL: "python: killed: the fuel budget was used up",
-    Trapped.STACK_OVERFLOW: "python: the interpreter's stack overflowed",
-}
 
 
 class HostServices:
@@ -43,14 +37,12 @@ class HostServices:
         self._workspace = workspace
         self._limits = limits
         self._new_guest = new_guest
-        self._deadline = 0.0
         # The memory limit of each interpreter running in the current call, outermost first:
         # a nested `python` gets what its caller leaves of the session's limit.
         self._memory_limits: list[int] = []
 
-    def begin_call(self, deadline: float) -> None:
-        """A call starts (outermost interpreter), ending at `deadline` (monotonic seconds)."""
-        self._deadline = deadline
+    def start_call(self) -> None:
+        """A call starts in the session's own (outermost) interpreter."""
         self._memory_limits = [self._limits.memory_bytes]
 
     def __call__(self, call: HostCall) -> bytes:
@@ -70,7 +62,7 @@ class HostServices:
         limits = self._limits
         if len(self._memory_limits) > limits.max_nested_python:
             return _error(f"python nested more than {limits.max_nested_python} levels deep")
-        remaining = self._deadline - time.monotonic()
+        remaining = call.deadline - time.monotonic()
         if remaining <= 0:
             return _error("no time left in this call")
         memory_left = self._memory_limits[-1] - call.memory_bytes
@@ -101,8 +93,9 @@ class HostServices:
                 fuel=call.fuel_left,
                 bytes_left=bytes_left,
                 files_left=files_left,
-                max_response_bytes=max_response_bytes(limits.max_output_bytes),
+                max_response_bytes=protocol.max_response_bytes(limits.max_output_bytes),
                 host=self,
+                deadline=call.deadline,
             )
         finally:
             self._memory_limits.pop()
@@ -112,7 +105,7 @@ class HostServices:
                 call.refresh_quota(*self.quota_left())
         # Nested work is the caller's work: it counts against the caller's fuel.
         call.fuel_spent = outcome.fuel_used or 0
-        return protocol.encode(_program_reply(outcome, limits.max_output_bytes))
+        return protocol.encode(program_reply(outcome, limits.max_output_bytes))
 
     def quota_left(self) -> tuple[int, int]:
         """Bytes and entries the workspace may still grow by, by the host's count now."""
@@ -126,31 +119,3 @@ class HostServices:
 
 def _error(message: str) -> bytes:
     return protocol.encode(protocol.ErrorReply(error=message))
-
-
-def _program_reply(outcome: GuestOutcome, max_output_bytes: int) -> protocol.ProgramReply:
-    """A nested interpreter's outcome as the shell's python command reports it."""
-    if outcome.trapped is Trapped.EXIT:
-        code = outcome.exit_code if outcome.exit_code is not None else 1
-        return protocol.ProgramReply(stdout="", stderr="", return_code=code)
-    if outcome.trapped is not None:
-        words = _NESTED_TRAPS.get(
-            outcome.trapped, f"python: the interpreter crashed ({outcome.detail[:200]})"
-        )
-        return protocol.ProgramReply(stdout="", stderr=words + "\n", return_code=137)
-    try:
-        response = protocol.decode_response(outcome.response or b"")
-    except msgspec.DecodeError:
-        response = protocol.GuestResponse(
-            error="the nested interpreter returned an unreadable response"
-        )
-    if response.error is not None:
-        return protocol.ProgramReply(
-            stdout="", stderr=f"python: {response.error[:200]}\n", return_code=1
-        )
-    stdout, _ = bounded(response.stdout, max_output_bytes)
-    stderr, _ = bounded(response.stderr, max_output_bytes)
-    if outcome.interrupted:
-        stderr += "python: stopped: the call's time limit was reached\n"
-        return protocol.ProgramReply(stdout=stdout, stderr=stderr, return_code=124)
-    return protocol.ProgramReply(stdout=stdout, stderr=stderr, return_code=response.return_code)

@@ -1,59 +1,57 @@
-"""A pool of sessions sharing one engine: creation, lookup, capacity, reaping, shutdown.
+"""A pool of sessions sharing one engine: the registry, capacity, creation, forks, reaping,
+opening and closing.
 
-Each pool owns a directory under the workspace root (`pool-<random>/`) holding one workspace
-per session (and the image of each suspended one) and a `.lock` file it keeps locked (flock)
-while open. At start, any sibling pool directory whose lock can be taken belongs to a process
-that died without cleaning up: it is removed. Two pools in one process never touch each other's
-directories.
+What a pool opens it closes in one place: every resource goes on one `AsyncExitStack` as it is
+made, and `aclose` unwinds it. Its background work (the reaper, spares, a destroyed session's
+closing, a fork's reseed) runs in a task group within `async with Pool(...)`
+(`_background.Background`). The pool's directory is `_pooldir`'s, held sessions
+(`persist_sessions`) `_held`'s, spares `_spares`', what the pool does to one session
+`_sessionops`'.
 
-With `persist_sessions`, closing the pool moves each session (its image, workspace, and a record
-of its clocks and limits) into the root's `held/` directory, and opening a pool takes them back;
-`held/.lock` (flock) keeps two pools from doing either at once. A held session whose image
-belongs to another artifact, or whose record or image header does not hold, is removed with a
-log line; one whose clocks ran out while the server was down is reaped. After a SIGKILL, the
-suspended sessions in the dead process's pool directory are moved to `held/` before it is
-removed (with `persist_sessions`).
+Why one module (over ~500 lines): the registry and its count of slots (sessions, creations in
+progress, spares) are read and changed by creation, forks, held sessions' return, reaping and
+closing; each of those is a few lines against it here, and what is more than that lives in the
+modules above.
 """
 
 from __future__ import annotations
 
-import collections
-import fcntl
+import contextlib
 import logging
 import math
-import os
 import pathlib
-import secrets
-import tempfile
-import threading
 import time
-from collections.abc import Callable
 from types import TracebackType
-from typing import TypeVar, cast
 
 import anyio
-import anyio.abc
-import anyio.from_thread
-import anyio.lowlevel
 import msgspec
 
-from . import _protocol as protocol
 from ._artifact import Artifact, declared_memory_bytes, trim_heap
+from ._background import Background, in_daemon_thread
 from ._engine import Engine
-from ._errors import CapacityError, InterpreterError, InvalidRequestError, SessionNotFoundError
+from ._errors import (
+    CapacityError,
+    InterpreterError,
+    InvalidRequestError,
+    PoolClosedError,
+    SessionNotFoundError,
+)
 from ._guest import Guest
-from ._image import ImageError, SessionRecord, move_to_held, read_image_header
+from ._held import HeldSessions
+from ._pooldir import PoolDirectory
 from ._results import fmt_bytes
 from ._session import Session
-from ._settings import PoolSettings, SessionOptions
+from ._sessionops import PoolSession
+from ._settings import Limits, PoolSettings, SessionOptions
+from ._spares import Spares, first_call_runs
+from ._statefile import SessionRecord
 from ._tools import ExecResult, ToolCall
 from ._watch import Watcher
-from ._workspace import Workspace, remove_tree
+from ._workspace import Workspace
 
 __all__ = ["Pool", "PoolStatistics"]
 
 _log = logging.getLogger("cove")
-_T = TypeVar("_T")
 
 _MAX_REAPER_SLEEP_S = 60.0  # the reaper looks at least this often, whatever is due
 
@@ -73,87 +71,6 @@ class PoolStatistics(msgspec.Struct, frozen=True, kw_only=True):
     sessions_restored: int = 0
 
 
-async def _in_daemon_thread(work: Callable[[], _T]) -> _T:
-    """`work()` in a daemon thread of its own, awaited; on cancellation the thread is left to
-    finish by itself (unpacking or compiling the interpreter: neither can be interrupted, and
-    a daemon thread never holds up the process's exit, as a worker thread would)."""
-    done = anyio.Event()
-    token = anyio.lowlevel.current_token()
-    outcome: list[tuple[bool, object]] = []
-
-    def run() -> None:
-        try:
-            outcome.append((True, work()))
-        except BaseException as exc:
-            outcome.append((False, exc))
-        try:
-            anyio.from_thread.run_sync(done.set, token=token)
-        except Exception:
-            pass  # the event loop is gone (the process is exiting)
-
-    threading.Thread(target=run, name="cove-open", daemon=True).start()
-    await done.wait()
-    ok, value = outcome[0]
-    if not ok:
-        assert isinstance(value, BaseException)
-        raise value
-    return cast(_T, value)
-
-
-# What `held/` keeps of a session `<id>`: its workspace `<id>`, and these (an id holds a dot
-# when the pool has a replica name, so names are taken apart by their known endings).
-_HELD_SUFFIXES = (".record.partial", ".image.partial", ".record", ".image", ".tmp")
-
-
-def _held_session_of(name: str) -> str:
-    """The session a file or directory in `held/` belongs to."""
-    for suffix in _HELD_SUFFIXES:
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
-
-
-def _remove_held(path: pathlib.Path) -> None:
-    try:
-        if path.is_dir() and not path.is_symlink():
-            remove_tree(path)
-        else:
-            path.unlink(missing_ok=True)
-    except OSError:
-        _log.exception("could not remove %s", path)
-
-
-def _clean_stale(root: pathlib.Path, rescue: Callable[[pathlib.Path], None] | None = None) -> int:
-    """Remove pool directories whose owner process is gone; returns how many. `rescue(dir)`
-    first takes out of each what is to be kept (suspended sessions, with `persist_sessions`).
-
-    Never raises: a directory that cannot be inspected or removed is logged and skipped, so a
-    leftover from a crash never stops the next start.
-    """
-    removed = 0
-    for candidate in root.glob("pool-*"):
-        lock_path = candidate / ".lock"
-        try:
-            fd = os.open(lock_path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
-        except OSError:
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            continue  # a live pool holds it
-        try:
-            if rescue is not None:
-                rescue(candidate)
-            remove_tree(candidate)
-            removed += 1
-        except Exception:
-            _log.exception("could not remove the stale pool directory %s", candidate)
-        finally:
-            os.close(fd)
-    return removed
-
-
 class Pool:
     """Sessions of sandboxed Python, run in-process on one wasmtime engine.
 
@@ -169,14 +86,15 @@ class Pool:
 
     def __init__(self, settings: PoolSettings | None = None) -> None:
         self.settings: PoolSettings = settings or PoolSettings()
-        self._sessions: dict[str, Session] = {}
+        self._sessions: dict[str, PoolSession] = {}
         self._pending = 0
         self._last_reap = 0.0
         self._engine: Engine | None = None
         self._dir: pathlib.Path | None = None
-        self._owned_root: pathlib.Path | None = None
-        self._lock_fd: int | None = None
-        self._tg: anyio.abc.TaskGroup | None = None
+        self._pool_dir = PoolDirectory(self.settings.workspace_root)
+        # Everything `open` made, released in reverse by `aclose`; the background last made.
+        self._stack = contextlib.AsyncExitStack()
+        self._background = Background()
         self._limiter = anyio.CapacityLimiter(self.settings.worker_threads)
         self._closed = False
         self._created = 0
@@ -190,23 +108,29 @@ class Pool:
         self._next_due = 0.0
         self._reaper_wake: anyio.Event | None = None
         # Spare sessions (`PoolSettings.spare_sessions`): made ahead, handed over at creation.
-        self._spares: collections.deque[Session] = collections.deque()
-        self._making_spares = False
-        self._first_call_runs: list[tuple[int, int]] = []
+        self._spares = Spares(
+            self.settings.spare_sessions,
+            learn=self._learn_first_call,
+            make=self._new_spare,
+            room=self._room_for_spare,
+        )
+        self._held: HeldSessions | None = None  # with persist_sessions, once open
         self._restored = 0
         # What `open` is doing now ("compiling the interpreter", ...), and since when.
         self.opening: str | None = None
         self.opening_since: float = 0.0
         self._opened = False  # `open` finished: held sessions are back
-        self.stale_removed: int = 0
 
     async def __aenter__(self) -> Pool:
         await self.open()
+        try:
+            await self._stack.enter_async_context(self._background.entered())
+        except BaseException:
+            await self.aclose()
+            raise
         # Within `async with`, a background task reaps expired sessions every reap_interval_s.
-        self._tg = anyio.create_task_group()
-        await self._tg.__aenter__()
-        self._tg.start_soon(self._reaper)
-        self._tg.start_soon(self._keep_spares)
+        self._background.start_soon(self._reaper)
+        self._background.start_soon(self._spares.keep)
         return self
 
     async def __aexit__(
@@ -256,11 +180,13 @@ class Pool:
     async def open(self) -> None:
         """Verify and compile the interpreter and prepare the workspace root.
 
-        Prefer `async with Pool(...)`, which also runs the reaper as a background task. A pool
-        opened with `open()` (and closed with `aclose()`, from any task) reaps expired sessions
-        when sessions are created, and whenever `reap()` is called. While it runs, `opening`
-        names what it is doing. Cancelling it returns at once: unpacking and compiling go on in
-        a daemon thread of their own, which never holds up the process's exit.
+        Prefer `async with Pool(...)`, which also runs the reaper, the making of spares and
+        other background work in a task group. A pool opened with `open()` alone (and closed
+        with `aclose()`, from any task) has no background: it reaps expired sessions when
+        sessions are created and whenever `reap()` is called, and makes no spares. While it
+        runs, `opening` names what it is doing. Cancelling it returns at once: unpacking and
+        compiling go on in a daemon thread of their own, which never holds up the process's
+        exit.
 
         Raises:
             ArtifactError: the interpreter artifact is missing or fails verification.
@@ -274,11 +200,11 @@ class Pool:
             self.opening = "checking the interpreter"
             self.check()
             self.opening = "unpacking and verifying the interpreter"
-            artifact = await _in_daemon_thread(
+            artifact = await in_daemon_thread(
                 lambda: Artifact(settings.artifact_dir, unpack_dir=settings.cache_dir)
             )
             self.opening = "compiling the interpreter"
-            engine = await _in_daemon_thread(
+            engine = await in_daemon_thread(
                 lambda: Engine(
                     artifact,
                     consume_fuel=settings.metered,
@@ -294,6 +220,7 @@ class Pool:
             except InterpreterError:
                 engine.close()
                 raise
+            self._stack.callback(engine.close)
             self._engine = engine
             self.opening = "preparing the workspace root and taking back held sessions"
             await self._finish_open()
@@ -303,25 +230,24 @@ class Pool:
 
     async def _finish_open(self) -> None:
         settings = self.settings
+        self._stack.push_async_callback(self._remove_dirs)
         await anyio.to_thread.run_sync(self._prepare_dirs)
-        if settings.persist_sessions:
-            await anyio.to_thread.run_sync(self._adopt_held)
+        if self._held is not None:
+            held = self._held
+            self._reaped += await anyio.to_thread.run_sync(
+                lambda: held.adopt(settings.ceilings, self._admit_held)
+            )
+        self._stack.push_async_callback(self._spares.aclose)
         self._last_reap = time.monotonic()
 
     def _prepare_dirs(self) -> None:
-        if self.settings.workspace_root is None:
-            root = pathlib.Path(tempfile.mkdtemp(prefix="cove-"))
-            self._owned_root = root
-        else:
-            root = pathlib.Path(self.settings.workspace_root)
-            root.mkdir(parents=True, exist_ok=True)
-            rescue = self._rescue_suspended if self.settings.persist_sessions else None
-            self.stale_removed = _clean_stale(root, rescue)
-        self._dir = root / f"pool-{secrets.token_hex(8)}"
-        self._dir.mkdir(mode=0o700)
-        self._watcher = Watcher()
-        self._lock_fd = os.open(self._dir / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+        settings = self.settings
+        if settings.workspace_root is not None and settings.persist_sessions:
+            root = pathlib.Path(settings.workspace_root)
+            self._held = HeldSessions(root, self.engine.artifact.sha256)
+        self._dir = self._pool_dir.make(self._held.rescue if self._held else None)
+        watcher = self._watcher = Watcher()
+        self._stack.callback(watcher.close)
         # A never-run interpreter: sessions' images keep only the pages that differ from it.
         pristine = self._dir / ".pristine"
         pristine.mkdir(mode=0o700)
@@ -329,28 +255,12 @@ class Pool:
         self._pristine = Guest(
             engine, pristine, tmp=pristine, memory_bytes=engine.initial_memory_bytes
         )
-        if self.settings.spare_sessions:
-            self._first_call_runs = self._learn_first_call()
+        self._stack.callback(self._pristine.close)
 
     def _learn_first_call(self) -> list[tuple[int, int]]:
-        """The pages a fresh interpreter's first call writes (a trivial one, in a throwaway
-        instance with no quota): what spares make private ahead of their first call."""
         assert self._pristine is not None
         assert self._dir is not None
-        engine = self.engine
-        throwaway = Guest(
-            engine,
-            self._dir / ".pristine",
-            tmp=self._dir / ".pristine",
-            memory_bytes=engine.initial_memory_bytes,
-        )
-        try:
-            request = protocol.ExecRequest(code="pass", max_output_bytes=1024)
-            if throwaway.request(request, bytes_left=0, files_left=0, timeout_s=10.0) is None:
-                return []
-            return throwaway.changed_runs(self._pristine)
-        finally:
-            throwaway.close()
+        return first_call_runs(self.engine, self._pristine, self._dir / ".pristine")
 
     def _workspace(self, session_id: str) -> Workspace:
         assert self._dir is not None
@@ -360,116 +270,48 @@ class Pool:
             watcher=self._watcher,
         )
 
-    def _session(self, session_id: str, workspace: Workspace, **kwargs: object) -> Session:
+    def _new_session(
+        self, session_id: str, *, limits: Limits, record: SessionRecord | None = None
+    ) -> PoolSession:
+        """A session object of this pool's (its directories and interpreter not made yet)."""
         settings = self.settings
-        return Session(
+        return PoolSession(
             session_id=session_id,
             engine=self.engine,
-            workspace=workspace,
+            workspace=self._workspace(session_id),
+            limits=limits,
             image=settings.image,
             limiter=self._limiter,
             max_queued_calls=settings.max_queued_calls,
             retry_after_s=settings.retry_after_s,
             pristine=self._pristine,
             fork=self._fork,
+            record=record,
             on_resume=self._schedule,
-            **kwargs,  # type: ignore[arg-type]
         )
 
-    def _held_dir(self) -> tuple[pathlib.Path, int]:
-        """The root's `held/` directory, locked (flock; the caller closes the descriptor)."""
-        assert self.settings.workspace_root is not None
-        held = pathlib.Path(self.settings.workspace_root) / "held"
-        held.mkdir(mode=0o700, exist_ok=True)
-        fd = os.open(held / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        return held, fd
-
-    def _rescue_suspended(self, stale: pathlib.Path) -> None:
-        """Move the suspended sessions of a dead process's pool directory into `held/`: a
-        SIGKILL loses only what was not suspended. Their records are their images' own (the
-        image is complete: it was renamed into place whole); anything that does not hold is
-        left to be removed with the directory."""
-        images = list(stale.glob("*.image"))
-        if not images:
-            return
-        held, lock_fd = self._held_dir()
-        try:
-            for image in images:
-                sid = image.name[: -len(".image")]
-                workspace, tmp = stale / sid, stale / f"{sid}.tmp"
-                try:
-                    header = read_image_header(image, self.engine.artifact.sha256)
-                    if header.session.session_id != sid or not (
-                        workspace.is_dir() and tmp.is_dir()
-                    ):
-                        continue
-                    move_to_held(held, header.session, (workspace, tmp, image))
-                except (ImageError, OSError) as exc:
-                    _log.error("suspended session %s of a dead process is lost: %s", sid, exc)
-        finally:
-            os.close(lock_fd)
-
-    def _adopt_held(self) -> None:
-        """Take back the sessions a closed pool left in `held/` (worker thread, at open)."""
-        assert self.settings.workspace_root is not None
-        if not (pathlib.Path(self.settings.workspace_root) / "held").is_dir():
-            return
-        held, lock_fd = self._held_dir()
-        try:
-            records = {p.name[: -len(".record")]: p for p in held.glob("*.record")}
-            for entry in held.iterdir():
-                # What a persist cut short left (it writes the record last): not a session.
-                sid = _held_session_of(entry.name)
-                if entry.name != ".lock" and sid not in records:
-                    _remove_held(entry)
-            now = time.time()
-            for sid, record_path in sorted(records.items()):
-                self._adopt_one(held, sid, record_path, now)
-        finally:
-            os.close(lock_fd)
-
-    def _adopt_one(
-        self, held: pathlib.Path, sid: str, record_path: pathlib.Path, now: float
-    ) -> None:
+    def _new_spare(self) -> PoolSession:
         settings = self.settings
-        paths = [held / sid, held / f"{sid}.tmp", held / f"{sid}.image"]
-        try:
-            record = msgspec.json.decode(record_path.read_bytes(), type=SessionRecord)
-            if record.session_id != sid:
-                raise ImageError("its record names another session")
-            limits = record.limits.clamp(settings.ceilings)
-            header = read_image_header(paths[2], self.engine.artifact.sha256, limits.memory_bytes)
-            if header.session.session_id != sid:
-                raise ImageError("its image belongs to another session")
-            if not (paths[0].is_dir() and paths[1].is_dir()):
-                raise ImageError("its workspace is missing")
-        except (ImageError, OSError, msgspec.MsgspecError) as exc:
-            _log.error("held session %s cannot be restored and is removed: %s", sid, exc)
-            for path in (*paths, record_path):
-                _remove_held(path)
-            return
-        if (
-            now - record.created_at >= limits.max_lifetime_s
-            or now - record.last_activity_at >= limits.idle_timeout_s
-        ):
-            for path in (*paths, record_path):
-                _remove_held(path)
-            self._reaped += 1
-            return
-        if len(self._sessions) >= settings.max_sessions:
-            _log.warning("held session %s left in %s: the pool is at max_sessions", sid, held)
-            return
-        assert self._dir is not None
-        workspace = self._workspace(sid)
-        session = self._session(sid, workspace, limits=limits, record=record)
-        for path, target in zip(
-            paths, (workspace.root, workspace.tmp, session.image_path), strict=True
-        ):
-            path.rename(target)
-        record_path.unlink()
+        return self._new_session(settings.new_session_id(), limits=settings.session_limits(None))
+
+    def _room_for_spare(self) -> bool:
+        return (
+            not self._closed
+            and len(self._sessions) + self._pending + len(self._spares) < self.settings.max_sessions
+        )
+
+    def _admit_held(
+        self, sid: str, limits: Limits, record: SessionRecord
+    ) -> tuple[pathlib.Path, ...] | None:
+        """A held session taken back (`HeldSessions.adopt`): registered, suspended, and where
+        its files go; None at `max_sessions`."""
+        if len(self._sessions) >= self.settings.max_sessions:
+            return None
+        session = self._new_session(sid, limits=limits, record=record)
         self._sessions[sid] = session
         self._restored += 1
+        workspace = session.workspace
+        return (workspace.root, workspace.tmp, session.image_path)
 
     async def create_session(self, options: SessionOptions | None = None) -> Session:
         """Lease a new session: a fresh interpreter and an empty workspace.
@@ -478,14 +320,19 @@ class Pool:
             CapacityError: the pool already holds `max_sessions` sessions (retryable).
             InvalidRequestError: a hint is not a positive number, or asks for less memory than
                 the interpreter starts with.
+            PoolClosedError: the pool is closed.
+            InterpreterError: the pool is not open yet.
         """
         settings = self.settings
         if self._closed:
-            raise InterpreterError("the pool is closed")
+            raise PoolClosedError("the pool is closed")
         if not self._opened:
             self._not_open_yet()
         engine = self.engine
-        if self._tg is None and time.monotonic() - self._last_reap >= settings.reap_interval_s:
+        if (
+            not self._background.running
+            and time.monotonic() - self._last_reap >= settings.reap_interval_s
+        ):
             await self.reap()
         if len(self._sessions) + self._pending >= settings.max_sessions:
             raise CapacityError(
@@ -498,27 +345,20 @@ class Pool:
                 f"memory_bytes {fmt_bytes(limits.memory_bytes)} is below the"
                 f" {fmt_bytes(engine.initial_memory_bytes)} the interpreter starts with"
             )
-        if self._spares and self._spares[0].limits.memory_bytes == limits.memory_bytes:
-            spare = self._spares.popleft()
+        spare = self._spares.take(limits.memory_bytes)
+        if spare is not None:
             spare.hand_over(limits)
             self._sessions[spare.session_id] = spare
             self._schedule(spare)
             self._created += 1
-            if self._tg is not None:
-                self._tg.start_soon(self._keep_spares)
+            self._background.start_soon(self._spares.keep)
             return spare
         session_id = settings.new_session_id()
-        assert self._dir is not None
+        session = self._new_session(session_id, limits=limits)
         # Count the slot before awaiting, so concurrent creations respect max_sessions.
         self._pending += 1
         try:
-            session = await Session.create(
-                self._session(
-                    session_id,
-                    self._workspace(session_id),
-                    limits=limits,
-                )
-            )
+            await session.start()
         finally:
             self._pending -= 1
         self._sessions[session_id] = session
@@ -526,59 +366,32 @@ class Pool:
         self._created += 1
         return session
 
-    async def _keep_spares(self) -> None:
-        """Make spares until there are `spare_sessions` (within `max_sessions`, counting them);
-        one task at a time, in the pool's task group. Never raises."""
-        settings = self.settings
-        if self._making_spares or not settings.spare_sessions:
-            return
-        self._making_spares = True
-        try:
-            while (
-                not self._closed
-                and len(self._spares) < settings.spare_sessions
-                and len(self._sessions) + self._pending + len(self._spares) < settings.max_sessions
-            ):
-                session_id = settings.new_session_id()
-                spare = self._session(
-                    session_id, self._workspace(session_id), limits=settings.session_limits(None)
-                )
-                # Shielded (a few milliseconds): a spare made is either kept or closed here,
-                # never dropped half-made by the pool's closing.
-                with anyio.CancelScope(shield=True):
-                    await Session.create(spare, prefault=self._first_call_runs)
-                if self._closed:
-                    await spare.aclose()
-                    return
-                self._spares.append(spare)
-        except Exception:
-            _log.exception("could not make a spare session")
-        finally:
-            self._making_spares = False
-
     async def fork_session(self, session_id: str) -> Session:
-        """A new session with a copy of `session_id`'s state and workspace (`Session.fork`).
+        """A new session with a copy of `session_id`'s interpreter state and workspace: its own
+        id, limits (the same as the source's), clocks (starting now) and random state. The one
+        way to fork (`Session.fork` is deprecated).
 
         Raises:
             SessionNotFoundError: no live session has this id.
             SessionStateError: its code holds files open.
             CapacityError: the pool already holds `max_sessions` sessions.
+            SessionClosedError, SessionLostError: the source is being destroyed, or is gone.
+            PoolClosedError: the pool is closed.
         """
         return await self._fork(self.get_session(session_id))
 
     async def _fork(self, source: Session) -> Session:
         settings = self.settings
+        assert isinstance(source, PoolSession), "a pool forks its own sessions"
         if self._closed:
-            raise InterpreterError("the pool is closed")
+            raise PoolClosedError("the pool is closed")
         if len(self._sessions) + self._pending >= settings.max_sessions:
             raise CapacityError(
                 f"at capacity: {settings.max_sessions} sessions are live",
                 retry_after_s=settings.retry_after_s,
             )
         session_id = settings.new_session_id()
-        assert self._dir is not None
-        workspace = self._workspace(session_id)
-        child = self._session(session_id, workspace, limits=source.limits)
+        child = self._new_session(session_id, limits=source.limits)
         self._pending += 1
         try:
             await source.fork_into(child)
@@ -587,8 +400,7 @@ class Pool:
         self._sessions[session_id] = child
         self._schedule(child)
         self._created += 1
-        if self._tg is not None:
-            self._tg.start_soon(child.settle)  # its own randomness, while the caller goes on
+        self._background.start_soon(child.settle)  # its own randomness, while the caller goes on
         return child
 
     def get_session(self, session_id: str) -> Session:
@@ -619,10 +431,7 @@ class Pool:
         if session is None:
             return False
         self._count_closed(session)
-        if self._tg is not None:
-            self._tg.start_soon(self._close_session, session)
-        else:
-            await self._close_session(session)
+        await self._background.run(self._close_session, session)
         return True
 
     async def _close_session(self, session: Session) -> None:
@@ -661,6 +470,7 @@ class Pool:
     def _schedule(self, session: Session) -> None:
         """A session joined the pool, or came back from its image: wake the reaper if it is due
         before the reaper's wake."""
+        assert isinstance(session, PoolSession)
         due = session.due_at(self.settings.suspend_after_s)
         self._next_due = min(self._next_due, due)
         wake = self._reaper_wake
@@ -679,12 +489,11 @@ class Pool:
         # Sessions that closed themselves: their image could not be restored (they are gone).
         for sid in [sid for sid, s in self._sessions.items() if s.closed]:
             self._count_closed(self._sessions.pop(sid))
-        # Without the background task group a destroy is awaited inline, so a session still
-        # running a call is left for a later pass rather than waited for here.
+        # Without a background a destroy is awaited inline, so a session still running a call
+        # is left for a later pass rather than waited for here.
+        waits = not self._background.running
         expired = [
-            sid
-            for sid, s in self._sessions.items()
-            if s.expired(now) and (self._tg is not None or not s.busy)
+            sid for sid, s in self._sessions.items() if s.expired(now) and not (waits and s.busy)
         ]
         for sid in expired:
             await self.destroy_session(sid)
@@ -758,76 +567,34 @@ class Pool:
 
     async def aclose(self) -> None:
         """Destroy every session and its workspace (with `persist_sessions`, move each into
-        `held/` instead, for the next open), stop the reaper and the engine. Idempotent."""
+        `held/` instead, for the next open), stop the background and the engine. Idempotent.
+        Runs to its end even if the caller is cancelled."""
         if self._closed:
             return
         self._closed = True
-        if self.settings.persist_sessions and self._dir is not None and self._sessions:
-            with anyio.CancelScope(shield=True):
-                await self._persist_all()
-        # Each session's aclose is shielded, so this finishes even if the caller is cancelled.
-        for sid in list(self._sessions):
-            await self.destroy_session(sid)
-        if self._tg is not None:
-            # Cancels the reaper and the making of spares; session closings already started
-            # are shielded and run to the end before the task group exits.
-            tg, self._tg = self._tg, None
-            tg.cancel_scope.cancel()
-            await tg.__aexit__(None, None, None)
-        while self._spares:
-            with anyio.CancelScope(shield=True):
-                await self._spares.popleft().aclose()
-        if self._pristine is not None:
-            self._pristine.close()
-        if self._watcher is not None:
-            self._watcher.close()
-        if self._engine is not None:
-            self._engine.close()
+        self._spares.close()
         with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(self._remove_dirs)
+            if self._held is not None and self._sessions:
+                await self._held.persist(self._sessions, self._kept)
+            # Each session's aclose is shielded, so this finishes even if the caller is
+            # cancelled.
+            for sid in list(self._sessions):
+                await self.destroy_session(sid)
+        # The background is cancelled (the reaper, the making of spares); session closings
+        # already started are shielded and run to the end first. Then the spares, the pristine
+        # interpreter, the watcher, the directories and the engine go, each shielded.
+        await self._stack.aclose()
 
-    async def _persist_all(self) -> None:
-        held, lock_fd = await anyio.to_thread.run_sync(self._held_dir)
-        try:
-            for session in self._sessions.values():
-                session.drain()
-            # As many at once as there are worker threads (each takes the pool's limiter).
-            # First every session whose code holds no file open: nothing runs in a guest, so
-            # no session's code can hold up another's (each waits only for its running call).
-            # Then the others, each closing its files in at most HOUSEKEEPING_S.
-            for close_files in (False, True):
-                async with anyio.create_task_group() as tg:
-                    for sid, session in list(self._sessions.items()):
-                        tg.start_soon(self._persist_one, held, sid, session, close_files)
-            # One flush of everything written (images, records, renames) before the process
-            # goes: one sync instead of one per image (tens of milliseconds each).
-            await anyio.to_thread.run_sync(os.sync)
-        finally:
-            os.close(lock_fd)
+    def _kept(self, sid: str, session: PoolSession) -> None:
+        """A session moved into `held/` (`HeldSessions.persist`): the pool forgets it."""
+        if self._sessions.pop(sid, None) is session:
+            self._count_closed(session)
 
-    async def _persist_one(
-        self, held: pathlib.Path, sid: str, session: Session, close_files: bool
-    ) -> None:
-        try:
-            kept = await session.persist(held, close_files=close_files)
-        except Exception:
-            _log.exception("could not keep session %s across the restart", sid)
-            kept = False
-        if kept:
-            if self._sessions.pop(sid, None) is session:
-                self._count_closed(session)
-        elif close_files:
-            _log.warning(
-                "session %s is not kept across the restart: its code holds files open that"
-                " could not be closed",
-                sid,
-            )
+    @property
+    def stale_removed(self) -> int:
+        """Directories of dead pools removed when this one opened."""
+        return self._pool_dir.stale_removed
 
-    def _remove_dirs(self) -> None:
-        if self._dir is not None:
-            remove_tree(self._dir)
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)
-            self._lock_fd = None
-        if self._owned_root is not None:
-            remove_tree(self._owned_root)
+    async def _remove_dirs(self) -> None:
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(self._pool_dir.remove)

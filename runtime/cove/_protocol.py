@@ -1,5 +1,9 @@
 """The host↔guest protocol: everything that crosses into the interpreter and back.
 
+The wasm boundary itself is declared here too: the reactor's exports the host calls
+(`EXPORTS`, `OPTIONAL_EXPORTS`), its imports the host defines (`IMPORTS`) and their caps, the
+bounds of housekeeping requests, and the default output bound.
+
 Calls in (host → guest). The host writes one JSON request into the buffer `cove_buffer(n)`
 returns and calls `cove_call(n, bytes_left, files_left) -> i64`:
 
@@ -13,7 +17,7 @@ The guest half is `cove_guest.driver` (python-wasm/guest), which dispatches on t
 names; `tests/guest/test_protocol.py` round-trips every request through it natively.
 
 Calls out (guest → host). Guest code's one way to the host is `_cove.host_call(bytes) ->
-bytes` (imports `cove.host_call` / `cove.host_reply`, `_engine.py`):
+bytes` (imports `cove.host_call` / `cove.host_reply`, routed by `_hostcall.py`):
 
     HostRequest = EchoRequest | RunPythonRequest   (tagged by "op": echo, python)
 
@@ -31,7 +35,15 @@ from typing import Annotated
 import msgspec
 
 __all__ = [
+    "DEFAULT_MAX_OUTPUT_BYTES",
+    "EXPORTS",
     "HOST_OPERATIONS",
+    "HOUSEKEEPING_RESPONSE_BYTES",
+    "HOUSEKEEPING_S",
+    "IMPORTS",
+    "MAX_HOST_REPLY_BYTES",
+    "MAX_HOST_REQUEST_BYTES",
+    "OPTIONAL_EXPORTS",
     "QUOTA_HIT",
     "BashRequest",
     "CloseFilesRequest",
@@ -54,15 +66,67 @@ __all__ = [
     "decode_host_request",
     "decode_response",
     "encode",
+    "max_response_bytes",
     "operation_of",
     "unpack_call_result",
 ]
+
+# -- the wasm boundary -------------------------------------------------------------------------
+
+# A function's wasm signature: (parameter types, result type or None).
+Signature = tuple[tuple[str, ...], str | None]
+
+EXPORTS: dict[str, Signature] = {
+    "cove_buffer": (("i32",), "i32"),  # a buffer of n bytes for the request; its address
+    "cove_call": (("i32", "i64", "i64"), "i64"),  # (n, bytes_left, files_left) -> packed answer
+    "cove_interrupt": ((), "i32"),  # the soft deadline: raise TimeLimitExceeded at the next check
+    "cove_open_files": ((), "i32"),  # descriptors model code holds open
+}
+"""The reactor's exports every call needs (besides `memory` and `__stack_pointer`)."""
+
+OPTIONAL_EXPORTS: dict[str, Signature] = {
+    "cove_limits": (("i32", "i32"), None),  # (max open files, max directory depth)
+    "cove_quota_refresh": (("i64", "i64"), "i64"),  # a nested python's quota, mid-call
+}
+"""Exports used when the artifact has them."""
+
+IMPORTS: dict[tuple[str, str], Signature] = {
+    ("cove", "host_call"): (("i32", "i32"), "i32"),  # (address, length) -> reply length or -1
+    ("cove", "host_reply"): (("i32",), None),  # copy the reply to this address
+}
+"""The host functions the reactor imports (besides WASI)."""
+
+# The largest request guest code may hand the host, and the largest reply the host gives back.
+# A request over the cap is refused before anything is copied or decoded, so no host call costs
+# the host more than a small multiple of these (the host decodes at most one request per
+# worker thread at a time).
+MAX_HOST_REQUEST_BYTES = 8 << 20
+MAX_HOST_REPLY_BYTES = 64 << 20
+
+DEFAULT_MAX_OUTPUT_BYTES = 1 << 20
+"""Bytes kept per stream when a request names no bound (the guest's `DEFAULT_MAX_OUTPUT` and
+`Limits.max_output_bytes`' default are the same; tests/runtime/test_protocol.py)."""
+
+HOUSEKEEPING_S = 2.0
+"""The most a housekeeping request (a spare's warm-up, a fork's reseed, closing files before a
+restart) may take, with no grace period. Each takes milliseconds; guest memory is the model's
+own, though, so only this bound holds."""
+
+HOUSEKEEPING_RESPONSE_BYTES = 1 << 16
+"""The longest answer to a housekeeping request the host reads."""
+
+
+def max_response_bytes(max_output_bytes: int) -> int:
+    """The longest response a guest driver that bounds its streams can give: two streams of
+    `max_output_bytes`, each byte escaped to at most 6 in JSON, plus room for the rest."""
+    return 2 * 6 * max_output_bytes + (64 << 10)
+
 
 # -- calls in ----------------------------------------------------------------------------------
 
 
 class _Request(msgspec.Struct, frozen=True, kw_only=True, tag_field="op", omit_defaults=True):
-    max_output_bytes: int = 1 << 20
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
 
 
 class ExecRequest(_Request, frozen=True, kw_only=True, tag="exec"):
@@ -90,7 +154,10 @@ class BashRequest(_Request, frozen=True, kw_only=True, tag="bash"):
 
 
 class PythonRequest(_Request, frozen=True, kw_only=True, tag="script"):
-    """`python ARGV...` in a fresh interpreter (the shell's python command)."""
+    """`python ARGV...` in a fresh interpreter (the shell's python command): a
+    `RunPythonRequest`'s program, run. The four fields are declared in both (a shared base
+    would need a second struct base, which msgspec refuses, or a nested object, which would
+    change the wire); tests/runtime/test_protocol.py keeps them the same."""
 
     argv: list[str]
     cwd: str = "/workspace"

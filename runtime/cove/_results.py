@@ -1,4 +1,5 @@
-"""The one place guest outcomes become results, and the sentences the model reads about them.
+"""The one place guest outcomes become results, and the sentences the model reads about them
+(a nested `python`'s outcome, as the shell reports it, included: `program_reply`).
 
 Pure functions of an outcome, the workspace's usage after it and the files it changed, and the
 limits in force:
@@ -20,7 +21,7 @@ from ._settings import Limits, MiB
 from ._tools import ExecResult, FileRef, Outcome
 from ._workspace import Usage
 
-__all__ = ["RESET_NOTE", "bounded", "fmt_bytes", "max_response_bytes", "translate"]
+__all__ = ["RESET_NOTE", "bounded", "fmt_bytes", "program_reply", "translate"]
 
 RESET_NOTE = (
     "the interpreter was reset: variables and imports are gone, files in /workspace are kept"
@@ -37,12 +38,6 @@ def fmt_bytes(n: int) -> str:
 
 def _fmt_s(seconds: float) -> str:
     return f"{seconds:g} s"
-
-
-def max_response_bytes(max_output_bytes: int) -> int:
-    """The longest response a guest driver that bounds its streams can give: two streams of
-    `max_output_bytes`, each byte escaped to at most 6 in JSON, plus room for the rest."""
-    return 2 * 6 * max_output_bytes + (64 << 10)
 
 
 def bounded(text: str, limit: int) -> tuple[str, int]:
@@ -194,3 +189,38 @@ def _trapped(
         limit=limit,
         **common,
     )
+
+
+_NESTED_TRAPS = {
+    Trapped.TIMEOUT: "python: killed: the call's time limit was reached",
+    Trapped.OUT_OF_FUEL: "python: killed: the fuel budget was used up",
+    Trapped.STACK_OVERFLOW: "python: the interpreter's stack overflowed",
+}
+
+
+def program_reply(outcome: GuestOutcome, max_output_bytes: int) -> protocol.ProgramReply:
+    """A nested interpreter's outcome as the shell's python command reports it."""
+    if outcome.trapped is Trapped.EXIT:
+        code = outcome.exit_code if outcome.exit_code is not None else 1
+        return protocol.ProgramReply(stdout="", stderr="", return_code=code)
+    if outcome.trapped is not None:
+        words = _NESTED_TRAPS.get(
+            outcome.trapped, f"python: the interpreter crashed ({outcome.detail[:200]})"
+        )
+        return protocol.ProgramReply(stdout="", stderr=words + "\n", return_code=137)
+    try:
+        response = protocol.decode_response(outcome.response or b"")
+    except msgspec.DecodeError:
+        response = protocol.GuestResponse(
+            error="the nested interpreter returned an unreadable response"
+        )
+    if response.error is not None:
+        return protocol.ProgramReply(
+            stdout="", stderr=f"python: {response.error[:200]}\n", return_code=1
+        )
+    stdout, _ = bounded(response.stdout, max_output_bytes)
+    stderr, _ = bounded(response.stderr, max_output_bytes)
+    if outcome.interrupted:
+        stderr += "python: stopped: the call's time limit was reached\n"
+        return protocol.ProgramReply(stdout=stdout, stderr=stderr, return_code=124)
+    return protocol.ProgramReply(stdout=stdout, stderr=stderr, return_code=response.return_code)

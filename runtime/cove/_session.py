@@ -2,30 +2,35 @@
 
 Life of a call: the session's lock is taken (FIFO; a bounded number may wait), the workspace's
 usage is brought up to date (it gives the guest its quota; `_watch` keeps it across calls and
-finds the files the call changes),
-the request goes into the guest on a worker thread behind the pool's capacity limiter, and the
-guest's JSON response becomes an `ExecResult`. A trap (deadline, fuel, stack, exit, crash)
-replaces the interpreter with a fresh one from the snapshot, keeping the workspace: a *reset*.
+finds the files the call changes), the request goes into the guest on a worker thread behind
+the pool's capacity limiter, and the guest's JSON response becomes an `ExecResult`. A trap
+(deadline, fuel, stack, exit, crash) replaces the interpreter with a fresh one from the
+snapshot, keeping the workspace: a *reset*.
 
-The session owns turn-taking, its lifecycle and its files. What crosses into the guest is
-`_protocol`'s; what the guest may ask of the host is `_host`'s; how an outcome becomes a
-result (and what the model reads about it) is `_results`'.
+The session owns turn-taking, where its interpreter is (`SessionState`) and its files. What
+crosses into the guest is `_protocol`'s; what the guest may ask of the host is `_host`'s; how an
+outcome becomes a result (and what the model reads about it) is `_results`'; what only the pool
+does with a session (start, hand over, fork into, persist) is `_sessionops`'.
 
 A session may be *suspended*: its interpreter's state written to an image beside its workspace
-(`_image`: the memory pages that differ from the snapshot) and the interpreter released. Its
-next call resumes it from the image, transparently; file operations never need the interpreter.
-The same image carries a session across a restart (the pool moves it), and the same page copy,
-without the file, forks it. A session whose code holds files open is not suspended or forked
-(the descriptors would not carry over); before a restart those files are flushed and closed
-first.
+(`_statefile`: the memory pages that differ from the snapshot) and the interpreter released.
+Its next call resumes it from the image, transparently; file operations never need the
+interpreter. A session whose code holds files open is not suspended (the descriptors would not
+carry over).
+
+Why one module (over ~500 lines): every field here is guarded by the session's one lock, and
+every operation, a call, a file operation, a suspend or a resume, goes through `_locked`;
+split across modules, the rules of who may touch the interpreter when would be too.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 import math
 import pathlib
 import time
+import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -42,21 +47,19 @@ from ._errors import (
     SessionBusyError,
     SessionClosedError,
     SessionLostError,
-    SessionStateError,
     TooLargeError,
 )
 from ._guest import Guest, GuestOutcome
 from ._host import HostServices
-from ._image import (
-    ImageError,
-    ImageHeader,
-    SessionRecord,
-    decompress_pages,
-    move_to_held,
-    open_image,
-    write_image,
-)
 from ._settings import Limits
+from ._statefile import (
+    SessionRecord,
+    StateFileError,
+    StateHeader,
+    decompress_pages,
+    open_state,
+    write_state,
+)
 from ._tools import (
     BashExecution,
     CodeExecution,
@@ -67,16 +70,21 @@ from ._tools import (
 )
 from ._transfer import Upload, WorkspaceFile, check_new_name
 from ._worker import SessionWorker
-from ._workspace import FileInfo, TreeCopy, Usage, Workspace
+from ._workspace import FileInfo, Usage, Workspace
 
-__all__ = ["Session", "SessionInfo"]
+__all__ = ["Session", "SessionInfo", "SessionState"]
 
 _log = logging.getLogger("cove")
 
-# The most a housekeeping request (a spare's warm-up, a fork's reseed, closing files before a
-# restart) may take, with no grace period. Each takes milliseconds; guest memory is the model's
-# own, though, so only this bound holds (a fork's reseed also within its call's deadline).
-HOUSEKEEPING_S = 2.0
+
+class SessionState(enum.Enum):
+    """Where a session's interpreter is."""
+
+    EMPTY = "empty"  # none yet (or a reset could not make one): the next call makes it fresh
+    LIVE = "live"  # in memory
+    FORKED = "forked"  # in memory with its source's random state: reseeded before it runs
+    SUSPENDED = "suspended"  # in the session's image on disk: the next call resumes it
+    CLOSED = "closed"  # destroyed (or moved to `held/`): no call is taken
 
 
 class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -128,7 +136,7 @@ class Session:
         self._max_queued = max_queued_calls
         self._retry_after_s = retry_after_s
         self._guest: Guest | None = None
-        self._closed = False
+        self._state = SessionState.EMPTY
         self._host = HostServices(workspace, limits, self._new_guest)
         self.calls: int = 0
         self.resets: int = 0
@@ -136,8 +144,6 @@ class Session:
         self._pristine = pristine
         self._fork = fork
         self.image_path: pathlib.Path = workspace.root.with_name(workspace.root.name + ".image")
-        self._suspended = False
-        self._reseed_pending = False  # a fork's copied random state, not yet replaced
         self._draining = False  # persisting: calls still queued are refused
         # Told (on the event loop) when the session comes back from its image: the pool's
         # reaper then knows it may be due for suspension again sooner than it thought.
@@ -147,49 +153,13 @@ class Session:
             self.last_activity_at = record.last_activity_at
             self.calls = record.calls
             self.resets = record.resets
-            self._suspended = True
+            self._state = SessionState.SUSPENDED
 
-    @staticmethod
-    async def create(session: Session, *, prefault: list[tuple[int, int]] | None = None) -> Session:
-        """Make a new session's workspace directory and interpreter, on the session's thread.
-        With `prefault` (a spare, made ahead): those pages of its memory are made private
-        now (`Guest.prefault`), a first request made, and the workspace's tracker set up, so
-        the first call skips all of it."""
-
-        def setup() -> None:
-            session.workspace.make()
-            try:
-                guest = session._guest = session._new_guest()
-                if prefault is not None:
-                    guest.prefault(prefault)
-                    # A first request (the driver's per-session start, its fresh randomness,
-                    # and the exec path once, counted nowhere) also warms what a new instance
-                    # sets up lazily; nothing the model's code can see changes.
-                    warm_up = protocol.WarmUpRequest()
-                    answer = guest.request(
-                        warm_up, bytes_left=0, files_left=0, timeout_s=HOUSEKEEPING_S
-                    )
-                    if answer is None:
-                        raise InterpreterError("a spare interpreter did not answer")
-                    session.workspace.usage()
-            except BaseException:
-                session.workspace.remove()
-                raise
-
-        # On the session's own thread, which is then still there (for `_worker.IDLE_EXIT_S`)
-        # when its first call comes: that call does not start one (measured on 2026-12-01, a
-        # spare's first call after its hand-over 1.70 -> 1.04 ms p50, in-process).
-        await session._worker.run(setup, session._limiter)
-        return session
-
-    def hand_over(self, limits: Limits) -> None:
-        """A spare given to its user: its limits (with the memory limit it was made with) and
-        its clocks, from now."""
-        if limits.memory_bytes != self.limits.memory_bytes:
-            raise InterpreterError("a spare session's memory limit cannot change")
-        self.limits = limits
-        self._host = HostServices(self.workspace, limits, self._new_guest)
-        self.created_at = self.last_activity_at = time.time()
+    def _set_state(self, state: SessionState) -> None:
+        """Move to `state`, unless the session is closed (a call still running when it was
+        destroyed ends in the closed state)."""
+        if self._state is not SessionState.CLOSED:
+            self._state = state
 
     def _new_guest(self, memory_bytes: int | None = None) -> Guest:
         memory = self.limits.memory_bytes if memory_bytes is None else memory_bytes
@@ -211,7 +181,7 @@ class Session:
     @property
     def closed(self) -> bool:
         """Destroyed, or being destroyed."""
-        return self._closed
+        return self._state is SessionState.CLOSED
 
     @property
     def busy(self) -> bool:
@@ -221,34 +191,14 @@ class Session:
     @property
     def suspended(self) -> bool:
         """The interpreter's state is in the session's image, not in memory."""
-        return self._suspended
-
-    def due_at(self, suspend_after_s: float | None) -> float:
-        """The earliest time (POSIX seconds) this session could expire or be suspended, as
-        things stand: its use only ever moves this later."""
-        limits = self.limits
-        due = min(
-            self.created_at + limits.max_lifetime_s,
-            self.last_activity_at + limits.idle_timeout_s,
-        )
-        if suspend_after_s is not None and not self._suspended:
-            due = min(due, self.last_activity_at + suspend_after_s)
-        return due
-
-    def expired(self, now: float) -> bool:
-        """Idle past its idle timeout (and not running a call), or past its lifetime."""
-        if now - self.created_at >= self.limits.max_lifetime_s:
-            return True
-        return not self._lock.locked() and (
-            now - self.last_activity_at >= self.limits.idle_timeout_s
-        )
+        return self._state is SessionState.SUSPENDED
 
     # -- the turn-taking every operation goes through ------------------------------------------
 
     async def _locked(self, func: Callable[[], Any], *, activity: bool = True) -> Any:
         """Run `func` in a worker thread once every earlier call on this session is done.
         Unless `activity` is False (housekeeping), it counts as use of the session."""
-        if self._closed:
+        if self.closed:
             raise SessionClosedError(self.session_id)
         lock = self._lock
         if lock.locked():
@@ -256,15 +206,15 @@ class Session:
             if queued >= self._max_queued:
                 raise SessionBusyError(self.session_id, queued, retry_after_s=self._retry_after_s)
         async with lock:
-            if self._closed or (self._draining and activity):
+            if self.closed or (self._draining and activity):
                 raise SessionClosedError(self.session_id)
-            was_suspended = self._suspended
+            was_suspended = self.suspended
             try:
                 return await self._worker.run(func, self._limiter)
             finally:
                 if activity:
                     self.last_activity_at = time.time()
-                if was_suspended and not self._suspended and self._on_resume is not None:
+                if was_suspended and not self.suspended and self._on_resume is not None:
                     self._on_resume(self)
 
     # -- tool calls ----------------------------------------------------------------------------
@@ -339,11 +289,11 @@ class Session:
         """A text-editor `view` answered on the host, inline (`_hostview`), or None: the
         guest answers. Taken in turn like any call; only on a live interpreter without fuel
         metering, whose result fields (memory, fuel) the host can give as the guest would."""
-        if self._closed or self._lock.locked():
+        if self.closed or self._lock.locked():
             return None
         async with self._lock:
             guest = self._guest
-            if self._closed or guest is None or self._engine.consume_fuel:
+            if self.closed or guest is None or self._engine.consume_fuel:
                 return None
             limits = self.limits
             text = hostview.view_text(self.workspace, path, view_range, limits.max_output_bytes)
@@ -382,15 +332,16 @@ class Session:
         before = self.workspace.begin_call()
         guest = self._live_guest(deadline)
         started = time.perf_counter()
-        self._host.begin_call(deadline)
+        self._host.start_call()
         outcome = guest.call(
             data,
             timeout_s=max(0.0, deadline - time.monotonic()),
             fuel=limits.fuel,
             bytes_left=max(0, limits.workspace_bytes - before.bytes),
             files_left=max(0, limits.workspace_files - before.files),
-            max_response_bytes=results.max_response_bytes(limits.max_output_bytes),
+            max_response_bytes=protocol.max_response_bytes(limits.max_output_bytes),
             host=self._host,
+            deadline=deadline,
         )
         elapsed_ms = int((time.perf_counter() - started) * 1000)
         after, changed = self.workspace.end_call()
@@ -425,10 +376,12 @@ class Session:
         if guest is not None:
             guest.close()
         self._drop_image()
-        self._reseed_pending = False  # a fresh interpreter reseeds itself on its first call
+        # A fresh interpreter reseeds itself on its first call.
+        self._set_state(SessionState.EMPTY)
         self.resets += 1
         # If a fresh interpreter cannot be made now, the next call tries again (and says why).
         self._guest = self._new_guest()
+        self._set_state(SessionState.LIVE)
 
     async def reset(self) -> None:
         """Replace the interpreter with a fresh one from the snapshot; the workspace is kept."""
@@ -491,9 +444,9 @@ class Session:
         Waits for a call already running (it ends by its deadline at the latest); queued calls
         get `SessionClosedError`.
         """
-        if self._closed:
+        if self.closed:
             return
-        self._closed = True
+        self._state = SessionState.CLOSED
         with anyio.CancelScope(shield=True):
             async with self._lock:
                 guest, self._guest = self._guest, None
@@ -505,7 +458,7 @@ class Session:
 
     # -- images: suspend, resume, fork -----------------------------------------------------------
 
-    def record(self) -> SessionRecord:
+    def _record(self) -> SessionRecord:
         """What the session's image keeps besides its memory."""
         return SessionRecord(
             session_id=self.session_id,
@@ -526,18 +479,20 @@ class Session:
             SessionLostError: the image cannot be restored; the session is gone.
         """
         if self._guest is None:
-            self._guest = self._resume() if self._suspended else self._new_guest()
-        if self._reseed_pending:
+            suspended = self._state is SessionState.SUSPENDED
+            self._guest = self._resume() if suspended else self._new_guest()
+            self._set_state(SessionState.LIVE)
+        if self._state is SessionState.FORKED:
             self._reseed(self._guest, deadline)
         assert self._guest is not None
         return self._guest
 
     def _resume(self) -> Guest:
-        image = open_image(self.image_path, self._engine.artifact.sha256, self.limits.memory_bytes)
+        image = open_state(self.image_path, self._engine.artifact.sha256, self.limits.memory_bytes)
         try:
             with image as (header, body):
                 if header.session.session_id != self.session_id:
-                    raise ImageError("the session image belongs to another session")
+                    raise StateFileError("the session image belongs to another session")
                 guest = self._new_guest()
                 try:
                     guest.restore(
@@ -548,9 +503,9 @@ class Session:
                 except BaseException:
                     guest.close()
                     raise
-        except (ImageError, InterpreterError, OSError) as exc:
+        except (StateFileError, InterpreterError, OSError) as exc:
             _log.error("session %s cannot be resumed: %s", self.session_id, exc)
-            self._closed = True  # the pool forgets it (`Pool.get_session`, `Pool.reap`)
+            self._state = SessionState.CLOSED  # the pool forgets it (`get_session`, `reap`)
             self._drop_image()
             self.workspace.remove()
             raise SessionLostError(self.session_id, str(exc)) from exc
@@ -558,7 +513,6 @@ class Session:
         return guest
 
     def _drop_image(self) -> None:
-        self._suspended = False
         try:
             self.image_path.unlink(missing_ok=True)
         except OSError as exc:
@@ -567,11 +521,11 @@ class Session:
     def _suspend_now(self, *, close_files: bool, idle_s: float | None = None) -> bool:
         """Write the interpreter's state to the image and release it; worker thread, lock held.
         False when it stays live (files held open, or used within `idle_s`)."""
-        if self._suspended:
+        if self._state is SessionState.SUSPENDED:
             return True
         if idle_s is not None and time.time() - self.last_activity_at < idle_s:
             return False
-        if self._reseed_pending and self._guest is not None:
+        if self._state is SessionState.FORKED and self._guest is not None:
             self._live_guest()  # a fork's own randomness first: the image keeps it
         guest = self._guest
         if guest is None:
@@ -580,23 +534,26 @@ class Session:
             bytes_left, files_left = self._host.quota_left()
             closing = protocol.CloseFilesRequest()
             answer = guest.request(
-                closing, bytes_left=bytes_left, files_left=files_left, timeout_s=HOUSEKEEPING_S
+                closing,
+                bytes_left=bytes_left,
+                files_left=files_left,
+                timeout_s=protocol.HOUSEKEEPING_S,
             )
             if answer is None:
                 return False  # the interpreter failed at it: its state is not to be kept
         if guest.open_files() or self._pristine is None:
             return False
         runs = guest.changed_runs(self._pristine)
-        header = ImageHeader(
+        header = StateHeader(
             artifact_sha256=self._engine.artifact.sha256,
             memory_bytes=guest.memory_bytes(),
             stack_pointer=guest.stack_pointer(),
             runs=runs,
-            session=self.record(),
+            session=self._record(),
         )
-        write_image(self.image_path, header, guest.pages(runs))
+        write_state(self.image_path, header, guest.pages(runs))
         self._guest = None
-        self._suspended = True
+        self._set_state(SessionState.SUSPENDED)
         guest.close()
         return True
 
@@ -615,88 +572,30 @@ class Session:
         return done
 
     async def fork(self) -> Session:
-        """A new session with a copy of this one's interpreter state and workspace: its own
-        id, limits (the same as this one's), clocks (starting now) and random state.
+        """Deprecated: use `Pool.fork_session(session.session_id)`, the one way to fork; this
+        goes in the next release. A new session with a copy of this one's interpreter state and
+        workspace.
 
         Raises:
-            SessionStateError: this session's code holds files open (they cannot be copied), or
-                its workspace tree cannot be copied (deeper than Python's recursion limit or
-                with paths past PATH_MAX; only renames of deep trees make one).
-            CapacityError: the pool is at `max_sessions`.
-            SessionClosedError, SessionLostError.
+            SessionStateError, CapacityError, SessionClosedError, SessionLostError: as
+                `Pool.fork_session`.
         """
+        warnings.warn(
+            "Session.fork() is deprecated: use Pool.fork_session(session_id); the old name goes"
+            " in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         if self._fork is None:
-            raise InterpreterError("this session was not made by a pool that forks")
+            raise RuntimeError("this session was not made by a pool, which forks it")
         return await self._fork(self)
-
-    async def fork_into(self, child: Session) -> None:
-        """Give `child` (new, empty, not yet made) a copy of this session's state; the pool's
-        half of `fork`. On failure `child` is left without directories."""
-
-        def make_child() -> Guest:
-            try:
-                # Hard links stay links, and the copy stops at the quota: a fork never
-                # writes more than its source could.
-                trees = TreeCopy(self.limits.workspace_bytes)
-                trees.copy(self.workspace.root, child.workspace.root)
-                trees.copy(self.workspace.tmp, child.workspace.tmp)
-            except (OSError, RecursionError) as exc:
-                # A tree deeper than the guest's mkdir limit (made by renames) or with paths
-                # past PATH_MAX: refused, nothing of the copy left.
-                child.workspace.remove()
-                raise SessionStateError(f"the session's files cannot be copied: {exc}") from exc
-            except BaseException:
-                child.workspace.remove()
-                raise
-            try:
-                return child._new_guest()
-            except BaseException:
-                child.workspace.remove()
-                raise
-
-        def copy() -> None:
-            guest = self._live_guest()
-            held = guest.open_files()
-            if held:
-                raise SessionStateError(
-                    f"the session's code holds {held} file(s) open; close them before forking"
-                )
-            if self._pristine is None:
-                raise InterpreterError("this session cannot be forked")
-            runs = guest.changed_runs(self._pristine, exact=False)
-            fresh = make_child()  # its own failures clean up after themselves
-            try:
-                fresh.restore(
-                    guest.memory_bytes(),
-                    guest.stack_pointer(),
-                    lambda base: guest.copy_pages_to(runs, base),
-                )
-            except BaseException:
-                fresh.close()
-                child.workspace.remove()
-                raise
-            child._guest = fresh
-            # Its random state is the source's until reseeded: done before anything else runs
-            # in it (`_live_guest`), and started right away by the pool (`settle`).
-            child._reseed_pending = True
-
-        await self._locked(copy)
-
-    async def settle(self) -> None:
-        """Finish what a fork left for later (fresh randomness) now, in turn; never raises."""
-        try:
-            await self._locked(self._live_guest, activity=False)
-        except (SessionClosedError, SessionLostError):
-            return  # destroyed (or gone) before its turn: nothing to settle
-        except Exception as exc:
-            _log.warning("session %s: %s", self.session_id, exc)
 
     def _reseed(self, guest: Guest, deadline: float | None) -> None:
         """Fresh randomness for a fork, within `HOUSEKEEPING_S` and `deadline`. A fork that
         cannot take it (its code broke the interpreter) is given a fresh interpreter instead,
         which seeds itself: it never keeps its source's random state, and never fails every
         call."""
-        timeout_s = HOUSEKEEPING_S
+        timeout_s = protocol.HOUSEKEEPING_S
         if deadline is not None:
             timeout_s = min(timeout_s, max(0.0, deadline - time.monotonic()))
         bytes_left, files_left = self._host.quota_left()
@@ -706,7 +605,7 @@ class Session:
             files_left=files_left,
             timeout_s=timeout_s,
         )
-        self._reseed_pending = False
+        self._set_state(SessionState.LIVE)
         if answer is None:
             _log.warning(
                 "session %s: the forked interpreter did not take fresh randomness; it is"
@@ -714,43 +613,6 @@ class Session:
                 self.session_id,
             )
             self._reset_guest()
-
-    def persist_now(self, held: pathlib.Path, *, close_files: bool = True) -> bool:
-        """Suspend and move the image and the workspace into `held`, for the next start;
-        worker thread, lock held. With `close_files`, the files its code holds open are closed
-        first (a housekeeping request, at most `HOUSEKEEPING_S`); without, nothing runs in the
-        guest. False: it cannot be carried (descriptors still open) and nothing was moved. Not
-        synced to disk: the pool syncs once when every session is moved."""
-        if not self._suspend_now(close_files=close_files):
-            return False
-        if not self._suspended:  # no interpreter state at all: save a fresh one's
-            self._guest = self._new_guest()
-            if not self._suspend_now(close_files=False):
-                return False
-        # The record as of now (an image written at an earlier suspend has an older one): the
-        # idle and lifetime clocks go on from here after the restart.
-        move_to_held(
-            held, self.record(), (self.workspace.root, self.workspace.tmp, self.image_path)
-        )
-        self._closed = True
-        return True
-
-    def drain(self) -> None:
-        """Take no more calls: those still queued are refused (`SessionClosedError`), so
-        persisting waits only for the call that is running (the pool's shutdown)."""
-        self._draining = True
-
-    async def persist(self, held: pathlib.Path, *, close_files: bool = True) -> bool:
-        """`persist_now` in turn (the pool's shutdown). Kept: the session is closed after it;
-        not kept, it stays as it was, for another try or for its destruction."""
-        done = False
-        with anyio.CancelScope(shield=True):
-            done = await self._locked(
-                lambda: self.persist_now(held, close_files=close_files), activity=False
-            )
-            if done:
-                self._worker.close()
-        return done
 
     # -- files in pieces -------------------------------------------------------------------------
 
@@ -778,7 +640,7 @@ class Session:
         Raises:
             SessionClosedError: the session is being destroyed.
         """
-        if self._closed:
+        if self.closed:
             raise SessionClosedError(self.session_id)
         directory = self.workspace.root.parent
         limit = self.limits.max_file_bytes

@@ -101,8 +101,9 @@ class SessionOptions(msgspec.Struct, frozen=True, kw_only=True):
         max_lifetime_s: Requested maximum lifetime.
         timeout_s: Requested default wall-clock limit per call.
         memory_bytes: Requested guest memory.
-        image: An image hint. Cove has one interpreter; an unknown image is reported and the
-            default runs (the contract forbids failing because of it).
+        image: An image hint, accepted and ignored: Cove has one interpreter, which runs
+            whatever is asked for (the contract forbids failing because of it); the session's
+            `SessionInfo.image` names the one that runs (`PoolSettings.image`).
     """
 
     idle_timeout_s: float | None = None

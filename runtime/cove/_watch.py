@@ -32,8 +32,6 @@ Tests compare a tracker's answers with full walks after each kind of change
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import errno
 import logging
 import os
@@ -43,6 +41,9 @@ import struct
 import threading
 from collections.abc import Callable
 
+from . import _linux as linux
+from ._linux import Inotify
+
 __all__ = ["PATH_MAX", "RESCAN_EVERY", "Tracker", "Watcher", "disk_share"]
 
 _log = logging.getLogger("cove")
@@ -50,29 +51,25 @@ _log = logging.getLogger("cove")
 RESCAN_EVERY = 1000  # calls between full walks of a tracked workspace
 PATH_MAX = 4096  # the host's limit on a path's length (Linux)
 
-_IN_MODIFY = 0x2
-_IN_ATTRIB = 0x4
-_IN_MOVED_FROM = 0x40
-_IN_MOVED_TO = 0x80
-_IN_CREATE = 0x100
-_IN_DELETE = 0x200
-_IN_DELETE_SELF = 0x400
-_IN_MOVE_SELF = 0x800
-_IN_Q_OVERFLOW = 0x4000
-_IN_IGNORED = 0x8000
-_IN_ONLYDIR = 0x01000000
-_IN_DONT_FOLLOW = 0x02000000
-_IN_ISDIR = 0x40000000
-_WATCH_MASK = (
-    _IN_MODIFY
-    | _IN_ATTRIB
-    | _IN_MOVED_FROM
-    | _IN_MOVED_TO
-    | _IN_CREATE
-    | _IN_DELETE
-    | _IN_DELETE_SELF
-    | _IN_MOVE_SELF
-    | _IN_ONLYDIR
+# Plain ints (an IntFlag operand makes every `&` build a flag object: this is per notice).
+_IN_MOVED_FROM = int(Inotify.MOVED_FROM)
+_IN_MOVED_TO = int(Inotify.MOVED_TO)
+_IN_CREATE = int(Inotify.CREATE)
+_IN_DELETE_SELF = int(Inotify.DELETE_SELF)
+_IN_MOVE_SELF = int(Inotify.MOVE_SELF)
+_IN_Q_OVERFLOW = int(Inotify.Q_OVERFLOW)
+_IN_IGNORED = int(Inotify.IGNORED)
+_IN_ISDIR = int(Inotify.ISDIR)
+_WATCH_MASK = Inotify(
+    Inotify.MODIFY
+    | Inotify.ATTRIB
+    | Inotify.MOVED_FROM
+    | Inotify.MOVED_TO
+    | Inotify.CREATE
+    | Inotify.DELETE
+    | Inotify.DELETE_SELF
+    | Inotify.MOVE_SELF
+    | Inotify.ONLYDIR
 )
 _EVENT = struct.Struct("iIII")  # wd, mask, cookie, len; then len bytes of NUL-padded name
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -82,33 +79,21 @@ Entry = tuple[bool, int, int, int]
 WORKSPACE, TMP = 0, 1  # the two trees of a workspace
 
 
-def _libc() -> ctypes.CDLL | None:
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-        libc.inotify_init1.argtypes = [ctypes.c_int]
-        libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
-        libc.inotify_rm_watch.argtypes = [ctypes.c_int, ctypes.c_int]
-    except (OSError, AttributeError):
-        return None
-    return libc
-
-
 class Watcher:
     """One inotify instance for a pool's workspaces; thread-safe. `fd` is None when the system
     has no inotify (or refused another instance): every tracker then walks in full."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._libc = _libc()
         self.fd: int | None = None
-        if self._libc is not None:
-            fd = self._libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        if linux.INOTIFY:
+            fd = linux.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
             if fd >= 0:
                 self.fd = fd
             else:
                 _log.info(
                     "no inotify (%s): workspaces are walked in full at every call",
-                    os.strerror(ctypes.get_errno()),
+                    os.strerror(linux.errno()),
                 )
         self._warned = False  # about the watch limit, once
         # Watch descriptor -> (tracker, tree, directory's path relative to its tree's root).
@@ -134,13 +119,13 @@ class Watcher:
         path = f"/proc/self/fd/{dir_fd}"
         mask = _WATCH_MASK
         if name is not None:
-            path, mask = f"{path}/{name}", mask | _IN_DONT_FOLLOW
+            path, mask = f"{path}/{name}", mask | Inotify.DONT_FOLLOW
         with self._lock:
-            if self.fd is None or self._libc is None:
+            if self.fd is None:
                 return False
-            wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), mask)
+            wd = linux.inotify_add_watch(self.fd, os.fsencode(path), mask)
             if wd < 0:
-                if ctypes.get_errno() == errno.ENOSPC and not self._warned:
+                if linux.errno() == errno.ENOSPC and not self._warned:
                     self._warned = True
                     _log.warning(
                         "the inotify watch limit is reached (fs.inotify.max_user_watches): "
@@ -156,8 +141,7 @@ class Watcher:
         with self._lock:
             for wd in tracker.wds:
                 if self._watches.pop(wd, (None,))[0] is tracker and self.fd is not None:
-                    assert self._libc is not None
-                    self._libc.inotify_rm_watch(self.fd, wd)  # gone already: harmless EINVAL
+                    linux.inotify_rm_watch(self.fd, wd)  # gone already: harmless EINVAL
             tracker.wds.clear()
 
     def drain(self) -> None:

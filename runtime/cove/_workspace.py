@@ -17,16 +17,13 @@ operations take the same lock, so nothing changes under a check.
 from __future__ import annotations
 
 import builtins
-import errno
 import logging
 import mimetypes
 import os
 import pathlib
-import shutil
 import stat
 import tempfile
 import weakref
-from collections.abc import Callable
 
 import msgspec
 
@@ -39,9 +36,10 @@ from ._errors import (
 )
 from ._tools import check_path_length
 from ._transfer import Upload, WorkspaceFile, check_new_name
+from ._trees import remove_tree, walk
 from ._watch import PATH_MAX, Tracker, Watcher, disk_share
 
-__all__ = ["FileInfo", "TreeCopy", "Usage", "Workspace", "remove_tree"]
+__all__ = ["FileInfo", "Usage", "Workspace"]
 
 _log = logging.getLogger("cove")
 
@@ -91,7 +89,7 @@ class Workspace:
         self.max_depth = max_depth
         # The usage and signatures of both trees, kept across calls (`_watch`); without a
         # watcher it walks in full each time.
-        self.tracker: Tracker = Tracker(watcher, (self.root, self.tmp), _walk)
+        self.tracker: Tracker = Tracker(watcher, (self.root, self.tmp), walk)
         # Files open for download (`open_file`): a deleted one's bytes are still on the disk,
         # charged to this workspace until the download closes; let go of with the workspace.
         self._downloads: weakref.WeakSet[WorkspaceFile] = weakref.WeakSet()
@@ -287,7 +285,7 @@ class Workspace:
         """Every entry below the root and in /tmp, without following links: sizes and counts
         of both (one quota), signatures of the workspace's files.
 
-        Works at any depth and path length (see `_walk`), so nothing the guest builds hides
+        Works at any depth and path length (see `_trees.walk`), so nothing the guest builds hides
         from the accounting.
         """
         total = 0
@@ -307,8 +305,8 @@ class Workspace:
             if stat.S_ISREG(st.st_mode):
                 total += disk_share(st.st_size, st.st_nlink)
 
-        _walk(self.root, visit)
-        _walk(self.tmp, visit_tmp)
+        walk(self.root, visit)
+        walk(self.tmp, visit_tmp)
         return Usage(total, count, signatures)
 
     def open_file(self, path: str, *, max_bytes: int) -> WorkspaceFile:
@@ -381,159 +379,6 @@ class Workspace:
         return target, rel
 
 
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-
-Visit = Callable[[str, os.stat_result, int, str], None]
-Leave = Callable[[int, str], None]
-
-
-def _walk(root: pathlib.Path, visit: Visit, leave: Leave | None = None) -> None:
-    """Depth-first walk of every entry below `root`, never following a link.
-
-    Calls `visit(relative_path, lstat, dir_fd, name)` for each entry (directories before their
-    contents) and `leave(parent_fd, name)` after a directory's contents. No recursion and no
-    host paths: a directory is entered by an fd opened relative to its parent (O_NOFOLLOW) and
-    left through its `..`, so neither the depth of the tree nor the length of its paths
-    (beyond PATH_MAX) matters, and at most two descriptors are open at a time. Entries that
-    vanish or cannot be read are skipped. Guest code never runs during a walk (the session's
-    lock), so the tree holds still.
-    """
-    try:
-        fd = os.open(root, _DIR_FLAGS)
-    except OSError:
-        return
-    # One frame per directory being walked: its relative prefix and the subdirectories left.
-    frames: list[tuple[str, list[str]]] = []
-    names: list[str] = []  # the name of each entered directory, for `leave`
-
-    def list_dir(prefix: str) -> None:
-        subdirs: list[str] = []
-        try:
-            entries = list(os.scandir(fd))
-        except OSError:
-            entries = []
-        for entry in entries:
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            visit(prefix + entry.name, st, fd, entry.name)
-            if stat.S_ISDIR(st.st_mode):
-                subdirs.append(entry.name)
-        frames.append((prefix, subdirs))
-
-    try:
-        list_dir("")
-        while frames:
-            prefix, subdirs = frames[-1]
-            if subdirs:
-                name = subdirs.pop()
-                try:
-                    child = os.open(name, _DIR_FLAGS, dir_fd=fd)
-                except OSError:
-                    continue
-                os.close(fd)
-                fd = child
-                names.append(name)
-                list_dir(f"{prefix}{name}/")
-                continue
-            frames.pop()
-            if names:
-                try:
-                    parent = os.open("..", _DIR_FLAGS, dir_fd=fd)
-                except OSError:
-                    return
-                os.close(fd)
-                fd = parent
-                name = names.pop()
-                if leave is not None:
-                    leave(fd, name)
-    finally:
-        os.close(fd)
-
-
-def remove_tree(root: pathlib.Path) -> None:
-    """Delete `root` and everything below it, at any depth, never following links; never raises."""
-
-    def unlink(_rel: str, st: os.stat_result, dir_fd: int, name: str) -> None:
-        if not stat.S_ISDIR(st.st_mode):
-            try:
-                os.unlink(name, dir_fd=dir_fd)
-            except OSError:
-                pass
-
-    def rmdir(parent_fd: int, name: str) -> None:
-        try:
-            os.rmdir(name, dir_fd=parent_fd)
-        except OSError:
-            pass
-
-    try:
-        _walk(root, unlink, rmdir)
-        root.rmdir()
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        _log.warning("could not remove %s completely: %s", root, exc)
-
-
 def changed_files(before: Usage, after: Usage) -> list[str]:
     """Regular files present after a call that were absent or different before it."""
     return sorted(p for p, sig in after.signatures.items() if before.signatures.get(p) != sig)
-
-
-class TreeCopy:
-    """Copies of workspace directory trees (`copy`), hard links kept as links across every
-    tree it copies, and the distinct bytes written held to `max_bytes`.
-
-    Links (symbolic and hard) are copied as links (never followed); FIFOs, sockets and devices
-    are left out (the guest cannot make them, but the host never opens one). Files are opened
-    `O_NOFOLLOW` and copied with `copy_file_range`/`sendfile` where the system has them. Used by
-    `Session.fork`, with the session's lock held, so nothing changes underneath. In the guest a
-    hard link costs an entry and no bytes, so a copy never writes more than the quota allowed
-    the source: a file is written once, its other names linked to it, and past `max_bytes`
-    the copy stops (EDQUOT).
-    """
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        self._copied: dict[tuple[int, int], str] = {}  # (device, inode) -> the copy's path
-
-    def copy(self, source: pathlib.Path, target: pathlib.Path) -> None:
-        """Copy the tree `source` to `target` (which must not exist), private (0700).
-
-        Raises:
-            OSError: EDQUOT past `max_bytes`, or what the file system says.
-            RecursionError: deeper than Python's recursion limit.
-        """
-        os.mkdir(target, 0o700)
-        with os.scandir(source) as entries:
-            for entry in entries:
-                src, dst = os.path.join(source, entry.name), os.path.join(target, entry.name)
-                if entry.is_symlink():
-                    os.symlink(os.readlink(src), dst)
-                elif entry.is_dir(follow_symlinks=False):
-                    self.copy(pathlib.Path(src), pathlib.Path(dst))
-                elif entry.is_file(follow_symlinks=False):
-                    self._copy_file(src, dst)
-
-    def _copy_file(self, src: str, dst: str) -> None:
-        fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        try:
-            st = os.fstat(fd)
-            key = (st.st_dev, st.st_ino)
-            first = self._copied.get(key) if st.st_nlink > 1 else None
-            if first is not None:
-                os.link(first, dst)
-                return
-            if self.bytes + st.st_size > self.max_bytes:
-                raise OSError(errno.EDQUOT, "the copy would pass the workspace quota")
-            self.bytes += st.st_size
-            with os.fdopen(fd, "rb", closefd=False) as fin, open(dst, "xb") as fout:
-                shutil.copyfileobj(fin, fout)
-            os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))
-            if st.st_nlink > 1:
-                self._copied[key] = dst
-        finally:
-            os.close(fd)

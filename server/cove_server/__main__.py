@@ -1,3 +1,5 @@
+"""`python -m cove_server`: the `cove` command line (`_cli.main`)."""
+
 from ._cli import main
 
 main()

@@ -301,13 +301,15 @@ def _quiet_server(
     listener closes and no request meets a closing socket. A second signal stops at once.
 
     uvicorn's main loop wakes every 0.1 s to see whether a signal asked it to stop, and once
-    in ten of those ticks sets the Date header. A wake-up of the loop costs ~0.15-0.7 ms of CPU
-    on a virtual machine (measured on 2026-12-01: a bare uvloop loop waking once a second used
-    0.73 ms a second), so an idle server paid for its ticks alone. Here the loop ticks once a
+    in ten of those ticks sets the Date header. Each wake-up costs CPU (docs/benchmarks.md has
+    the measurement), so an idle server paid for its ticks alone. Here the loop ticks once a
     second (every tick is a Date-header tick) while connections are open, and sleeps while
     there are none. A new connection refreshes the Date header before its first request is
     read, when the last refresh is more than a second old, and wakes the loop; a signal wakes
     it at once, so it still stops as soon as asked.
+
+    uvicorn does not offer these hooks: the methods of its `Server` this relies on are pinned
+    by digest in tests/server/test_cli.py, which fails when uvicorn changes them.
     """
 
     import asyncio

@@ -17,12 +17,12 @@ import cove
 
 from ._wire import ErrorBody
 
-__all__ = ["STATUS", "cove_error_handler", "status_of"]
+__all__ = ["STATUS", "cove_error_handler", "handle_error", "status_of"]
 
 logger = logging.getLogger("cove_server")
 
 # Most specific first; status_of walks the exception's MRO, so a subclass not listed gets its
-# parent's status. test_errors.py checks every CoveError subclass has one.
+# parent's status. tests/server/test_app.py checks every CoveError subclass has one.
 STATUS: dict[type[cove.CoveError], int] = {
     cove.SessionNotFoundError: 404,
     cove.SessionLostError: 404,
@@ -37,6 +37,7 @@ STATUS: dict[type[cove.CoveError], int] = {
     cove.SessionBusyError: 503,
     cove.CapacityError: 503,
     cove.ArtifactError: 503,
+    cove.PoolClosedError: 503,
     cove.InterpreterError: 503,
     cove.CoveError: 500,
 }
@@ -96,3 +97,20 @@ def handle_http_exception(request: Request[Any, Any, Any], exc: Exception) -> Re
 def handle_unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
     logger.exception("unexpected error on %s %s", request.method, request.url.path)
     return error_response(500, "internal error", "InternalError")
+
+
+def handle_error(
+    unavailable_retry_after_s: int,
+) -> Callable[[Request[Any, Any, Any], Exception], Response[bytes]]:
+    """The app's one exception handler (registered for `Exception`, and called by the exec
+    fast path): a `CoveError` by `STATUS`, an HTTP error by its status, anything else 500."""
+    handle_cove_error = cove_error_handler(unavailable_retry_after_s)
+
+    def handle(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+        if isinstance(exc, cove.CoveError):
+            return handle_cove_error(request, exc)
+        if isinstance(exc, HTTPException):
+            return handle_http_exception(request, exc)
+        return handle_unexpected(request, exc)
+
+    return handle

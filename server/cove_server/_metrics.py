@@ -17,14 +17,16 @@ __all__ = ["Metrics"]
 _BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300)
 
 
+def _escape_label(value: str) -> str:
+    """A label value as the exposition format quotes it: backslash, double quote and newline
+    escaped."""
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
 def _labels(pairs: tuple[tuple[str, str], ...]) -> str:
     if not pairs:
         return ""
-    inner = ",".join(
-        f'{k}="{v.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"'
-        for k, v in pairs
-    )
-    return "{" + inner + "}"
+    return "{" + ",".join(f'{k}="{_escape_label(v)}"' for k, v in pairs) + "}"
 
 
 class Metrics:

@@ -5,6 +5,9 @@ Each `Setting` row is the single home of a variable: the field it sets, its pars
 `ServerSettings.resolve` applies the table (to `create_app()` and `cove serve` alike), the CLI
 generates its flags from it, and docs/configuration.md's tables are rendered from it
 (`python -m cove_server._settings_doc`; a test compares the file with the render).
+
+Over 500 lines because the table is: one row per variable, each with its description, kept in
+one place so that the flags, the defaults and the docs cannot drift apart.
 """
 
 from __future__ import annotations

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from cove_guest.capture import BoundedText
-from cove_guest.cells import Cells, Outcome
+from cove_guest.cells import Cells
 
 
 def run(cells: Cells, code: str) -> tuple[int, str, str | None]:
-    out, err, outcome = BoundedText(1 << 16), BoundedText(1 << 16), Outcome()
-    rc = cells.run(code, out, err, outcome)
-    return rc, out.getvalue() + err.getvalue(), outcome.exc_type
+    out, err = BoundedText(1 << 16), BoundedText(1 << 16)
+    ran = cells.run(code, out, err)
+    return ran.status, out.getvalue() + err.getvalue(), ran.exc_type
 
 
 def test_state_persists_and_cells_are_numbered() -> None:

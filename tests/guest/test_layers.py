@@ -1,5 +1,6 @@
 """The guest package's layers: every module imports on its own in a fresh interpreter (no
-cycle), pulls in nothing from a higher layer, and no module hides an import inside a function.
+cycle), pulls in nothing from a higher layer, and no function imports a guest module (imports
+of the standard library and of `_cove` inside a function are allowed).
 
     text      the leaf: imports nothing else from cove_guest
     protocol  nothing either: the guest half of the host↔guest protocol

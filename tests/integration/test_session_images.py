@@ -20,7 +20,7 @@ import msgspec
 import pytest
 
 import cove
-from cove import _guest, _image
+from cove import _linux, _pages, _statefile
 
 pytestmark = pytest.mark.anyio
 
@@ -92,7 +92,7 @@ async def test_a_session_its_deadline_interrupted_suspends_forks_and_persists(
         stopped = await session.run_code("while True:\n    pass", timeout_s=1)
         assert (stopped.outcome, stopped.reset) == ("timeout", False)
         await anyio.sleep(settings.timeout_grace_s + 0.5)
-        child = await session.fork()
+        child = await pool.fork_session(session.session_id)
         assert (await child.run_code(CHECK)).stdout == EXPECTED
         assert await session.suspend()
         assert (await session.run_code(CHECK)).stdout == EXPECTED
@@ -187,11 +187,11 @@ def _rewrite_header(path: pathlib.Path, **changes: object) -> None:
     """A header changed and the digest made valid again: what a tamperer with write access to
     the server's files could do."""
     data = path.read_bytes()
-    start = len(_image.MAGIC) + 4
-    (length,) = struct.unpack_from("<I", data, len(_image.MAGIC))
-    header = msgspec.json.decode(data[start : start + length], type=_image.ImageHeader)
+    start = len(_statefile.MAGIC) + 4
+    (length,) = struct.unpack_from("<I", data, len(_statefile.MAGIC))
+    header = msgspec.json.decode(data[start : start + length], type=_statefile.StateHeader)
     encoded = msgspec.json.encode(msgspec.structs.replace(header, **changes))
-    body = _image.MAGIC + struct.pack("<I", len(encoded)) + encoded + data[start + length : -32]
+    body = _statefile.MAGIC + struct.pack("<I", len(encoded)) + encoded + data[start + length : -32]
     path.write_bytes(body + hashlib.sha256(body).digest())
 
 
@@ -233,38 +233,38 @@ async def test_a_bad_image_is_refused_and_the_session_is_gone(
 
 
 def test_image_round_trip_and_bounds(tmp_path: pathlib.Path) -> None:
-    record = _image.SessionRecord(
+    record = _statefile.SessionRecord(
         session_id="s" * 32, created_at=1.0, last_activity_at=2.0, limits=cove.Limits(), image="i"
     )
-    header = _image.ImageHeader(
+    header = _statefile.StateHeader(
         artifact_sha256="0" * 64,
         memory_bytes=1 << 20,
         stack_pointer=8 << 20,
         runs=[(0, 1), (5, 2)],
         session=record,
     )
-    pages = [b"a" * _image.PAGE, os.urandom(2 * _image.PAGE)]
+    pages = [b"a" * _pages.PAGE, os.urandom(2 * _pages.PAGE)]
     path = tmp_path / "x.image"
-    _image.write_image(path, header, iter(pages), durable=True)
-    read, data = _image.read_image(path, "0" * 64, 1 << 20)
+    _statefile.write_state(path, header, iter(pages), durable=True)
+    read, data = _statefile.read_state(path, "0" * 64, 1 << 20)
     assert read == header and bytes(data) == b"".join(pages)
-    assert _image.read_image_header(path, "0" * 64) == header
-    with pytest.raises(_image.ImageError, match="over the session's memory limit"):
-        _image.read_image(path, "0" * 64, 512 << 10)
-    with pytest.raises(_image.ImageError, match="another interpreter artifact"):
-        _image.read_image(path, "1" * 64, 1 << 20)
+    assert _statefile.read_state_header(path, "0" * 64) == header
+    with pytest.raises(_statefile.StateFileError, match="over the session's memory limit"):
+        _statefile.read_state(path, "0" * 64, 512 << 10)
+    with pytest.raises(_statefile.StateFileError, match="another interpreter artifact"):
+        _statefile.read_state(path, "1" * 64, 1 << 20)
     # Every truncation is refused, never half-loaded.
     whole = path.read_bytes()
     for cut in (0, 7, 12, 40, len(whole) // 2, len(whole) - 33, len(whole) - 1):
         path.write_bytes(whole[:cut])
-        with pytest.raises(_image.ImageError):
-            _image.read_image(path, "0" * 64, 1 << 20)
+        with pytest.raises(_statefile.StateFileError):
+            _statefile.read_state(path, "0" * 64, 1 << 20)
     # Runs that overlap, are empty, or leave the memory.
     for runs in ([(0, 2), (1, 1)], [(3, 0)], [(255, 2)]):
         bad = msgspec.structs.replace(header, runs=runs)
-        _image.write_image(path, bad, iter([b"\0" * sum(c for _, c in runs) * _image.PAGE]))
-        with pytest.raises(_image.ImageError, match="page runs are invalid"):
-            _image.read_image(path, "0" * 64, 1 << 20)
+        _statefile.write_state(path, bad, iter([b"\0" * sum(c for _, c in runs) * _pages.PAGE]))
+        with pytest.raises(_statefile.StateFileError, match="page runs are invalid"):
+            _statefile.read_state(path, "0" * 64, 1 << 20)
 
 
 # -- a restart -------------------------------------------------------------------------------------
@@ -315,7 +315,7 @@ async def test_clocks_keep_running_while_the_server_is_down(settings: cove.PoolS
     held = pathlib.Path(settings.workspace_root or "") / "held"
     # As if the server had been down for 15 minutes: past one session's idle timeout.
     record_path = held / f"{short_id}.record"
-    record = msgspec.json.decode(record_path.read_bytes(), type=_image.SessionRecord)
+    record = msgspec.json.decode(record_path.read_bytes(), type=_statefile.SessionRecord)
     record_path.write_bytes(
         msgspec.json.encode(
             msgspec.structs.replace(record, last_activity_at=record.last_activity_at - 900)
@@ -386,19 +386,20 @@ def _memory(session: cove.Session) -> tuple[bytes, int]:
 async def test_a_fork_is_an_independent_copy(
     pool: cove.Pool, copy: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    copier = pool.engine.copier
     if copy != "by the kernel":
         # As under a seccomp filter without process_vm_readv: every page copied by memmove.
-        monkeypatch.setattr(_guest, "_process_vm_readv", None)
-        monkeypatch.setattr(_guest, "_kernel_copy", [True])
+        monkeypatch.setattr(_linux, "_process_vm_readv", None)
+        monkeypatch.setattr(copier, "_kernel", True)
     parent = await _ready(pool)
     await parent.run_code("import random\nnp.random.seed(7)\nrandom.seed(7)")
-    child = await parent.fork()
+    child = await pool.fork_session(parent.session_id)
     # Byte for byte the parent's memory, before anything runs in the child (its reseed is
     # only scheduled).
     assert _memory(child) == _memory(parent)
     # It changed more than `_PARALLEL_COPY_BYTES`: the helper's kernel copy ran (or, refused,
     # was given up for good and done by memmove).
-    assert _guest._kernel_copy[0] == (copy == "by the kernel")  # pyright: ignore[reportPrivateUsage]
+    assert copier._kernel == (copy == "by the kernel")  # pyright: ignore[reportPrivateUsage]
     assert child.session_id != parent.session_id
     assert child.limits == parent.limits
     assert child.created_at >= parent.created_at and child.calls == 0
@@ -423,7 +424,8 @@ async def test_a_fork_is_an_independent_copy(
     assert (await parent.run_code(draw)).stdout != (await child.run_code(draw)).stdout
     # A fork of a suspended session, and a fork of a fork.
     assert await parent.suspend()
-    grandchild = await (await parent.fork()).fork()
+    child2 = await pool.fork_session(parent.session_id)
+    grandchild = await pool.fork_session(child2.session_id)
     assert (await grandchild.run_code("print(x)")).stdout == "42\n"
 
 
@@ -431,9 +433,10 @@ async def test_fork_is_refused_while_files_are_open(pool: cove.Pool) -> None:
     session = await _ready(pool)
     await session.run_code("fh = open('/workspace/o.txt', 'w')")
     with pytest.raises(cove.SessionStateError, match="holds 1 file"):
-        await session.fork()
+        await pool.fork_session(session.session_id)
     await session.run_code("fh.close()")
-    assert (await (await session.fork()).run_code("print(fh.closed)")).stdout == "True\n"
+    forked = await pool.fork_session(session.session_id)
+    assert (await forked.run_code("print(fh.closed)")).stdout == "True\n"
 
 
 async def test_fork_respects_capacity(tmp_path: pathlib.Path, cache_dir: str) -> None:
@@ -441,7 +444,7 @@ async def test_fork_respects_capacity(tmp_path: pathlib.Path, cache_dir: str) ->
     async with cove.Pool(settings) as pool:
         session = await pool.create_session()
         with pytest.raises(cove.CapacityError):
-            await session.fork()
+            await pool.fork_session(session.session_id)
         assert len(pool.session_ids()) == 1
         # Nothing of the refused child is left on disk: the one session's workspace and tmp.
         names = sorted(p.name for p in _pool_dir(session).iterdir() if p.name[0] != ".")
@@ -492,3 +495,12 @@ async def test_held_sessions_are_bounded_by_disk_not_memory(
         assert images / count < 4 << 20  # less than the state it holds (compressed)
         for session in sessions[::10]:
             assert (await session.run_code("print(state[12345])")).stdout == "37035\n"
+
+
+async def test_session_fork_still_forks_and_says_it_is_deprecated(pool: cove.Pool) -> None:
+    session = await pool.create_session()
+    await session.run_code("x = 7")
+    with pytest.warns(DeprecationWarning, match="Pool.fork_session"):
+        child = await session.fork()
+    assert child.session_id in pool.session_ids()
+    assert (await child.run_code("print(x)")).stdout == "7\n"

@@ -260,6 +260,8 @@ async def test_aclose_destroys_every_session_and_directory(settings: cove.PoolSe
     await pool.aclose()
     assert all(s.closed for s in sessions)
     assert list(pathlib.Path(settings.workspace_root or "").iterdir()) == []
+    with pytest.raises(cove.PoolClosedError):
+        await pool.create_session()
 
 
 async def test_stale_workspaces_of_a_dead_process_are_cleaned_at_start(

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 import cove
-from cove import _image
+from cove import _pages
 from cove._guest import Guest
 
 pytestmark = pytest.mark.anyio
@@ -68,7 +68,9 @@ async def test_prefaulting_keeps_every_byte_and_makes_the_pages_private(
     The pages are private (written, to the page map), yet not changed: a session's image
     keeps only the prefaulted pages its code then changed."""
     async with cove.Pool(settings) as pool:
-        runs = pool._first_call_runs  # pyright: ignore[reportPrivateUsage]
+        await _spare_ready(pool)
+        runs = pool._spares.first_call  # pyright: ignore[reportPrivateUsage]
+        assert runs is not None
         assert sum(count for _, count in runs) > 50  # a first call writes hundreds of pages
         pristine = pool._pristine  # pyright: ignore[reportPrivateUsage]
         assert pristine is not None
@@ -81,8 +83,8 @@ async def test_prefaulting_keeps_every_byte_and_makes_the_pages_private(
             guest.prefault(runs)
             assert ctypes.string_at(address, size) == before
 
-            page_classes = _image._page_classes  # pyright: ignore[reportPrivateUsage]
-            classes = page_classes(address, size // _image.PAGE)
+            page_classes = _pages._page_classes  # pyright: ignore[reportPrivateUsage]
+            classes = page_classes(address, size // _pages.PAGE)
             assert all(classes[first : first + count] == b"w" * count for first, count in runs)
             assert guest.changed_runs(pristine) == []
             # A fork's copy takes them all rather than comparing them (a superset).
@@ -93,10 +95,10 @@ async def test_prefaulting_keeps_every_byte_and_makes_the_pages_private(
             # One prefaulted page changed, one written with the byte it held: only the first
             # is a change.
             (first, count), (other, _) = runs[0], runs[-1]
-            changed = address + (first + count - 1) * _image.PAGE
+            changed = address + (first + count - 1) * _pages.PAGE
             flipped = ctypes.string_at(changed, 1)[0] ^ 1
             ctypes.c_char.from_address(changed).value = bytes([flipped])
-            same = ctypes.c_char.from_address(address + other * _image.PAGE)
+            same = ctypes.c_char.from_address(address + other * _pages.PAGE)
             same.value = same.value
             assert guest.changed_runs(pristine) == [(first + count - 1, 1)]
         finally:

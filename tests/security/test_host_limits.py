@@ -19,8 +19,9 @@ import msgspec
 import pytest
 
 import cove
-from cove import _image, _protocol, tools
-from cove._workspace import TreeCopy, Workspace
+from cove import _pages, _protocol, _statefile, tools
+from cove._trees import TreeCopy
+from cove._workspace import Workspace
 
 from .scribbler import SCRIBBLER
 
@@ -211,7 +212,7 @@ async def test_scribbler_fork_and_suspend_still_see_the_open_files(
         result = await session.run_code(SCRIBBLE_HELD_OPEN, timeout_s=60)
         assert result.return_code == 0, result.stderr
         with pytest.raises(cove.SessionStateError, match="holds 37 file"):
-            await session.fork()
+            await pool.fork_session(session.session_id)
         assert not await session.suspend()
 
 
@@ -250,7 +251,7 @@ async def test_4_hard_links_stay_links_in_a_fork(settings: cove.PoolSettings) ->
             "import os\nwith open('big', 'wb') as f: f.write(os.urandom(3 << 20))\n"
             "for i in range(40): os.link('big', f'link{i}')",
         )
-        child = await source.fork()
+        child = await pool.fork_session(source.session_id)
         ws = child.workspace
         assert os.stat(ws.root / "big").st_nlink == 41
         assert _disk_bytes(ws.root, ws.tmp) == 3 << 20
@@ -383,7 +384,7 @@ async def test_9_a_fork_reseeds_through_names_model_code_cannot_replace(
 ) -> None:
     source = await pool.create_session()
     await _ok(source, REPLACE_SEEDS)
-    child = await source.fork()
+    child = await pool.fork_session(source.session_id)
     started = time.monotonic()
     check = "print(random.random() != first, np.random.random() >= 0)"
     assert await _ok(child, check) == "True True\n"
@@ -409,27 +410,27 @@ async def test_10_a_backslash_is_an_ordinary_character_in_a_view(session: cove.S
 
 def test_11_an_image_is_verified_and_decompressed_in_bounded_memory(tmp_path: pathlib.Path) -> None:
     pages = 16384  # 64 MiB of incompressible pages
-    record = _image.SessionRecord(
+    record = _statefile.SessionRecord(
         session_id="s" * 32, created_at=1.0, last_activity_at=2.0, limits=cove.Limits(), image="i"
     )
-    header = _image.ImageHeader(
+    header = _statefile.StateHeader(
         artifact_sha256="0" * 64,
-        memory_bytes=pages * _image.PAGE,
+        memory_bytes=pages * _pages.PAGE,
         stack_pointer=0,
         runs=[(0, pages)],
         session=record,
     )
     chunks = [os.urandom(1 << 20) for _ in range(64)]
     path = tmp_path / "big.image"
-    _image.write_image(path, header, iter(chunks))
+    _statefile.write_state(path, header, iter(chunks))
     assert path.stat().st_size > 64 << 20
-    target = bytearray(pages * _image.PAGE)
+    target = bytearray(pages * _pages.PAGE)
     base = ctypes.addressof(ctypes.c_char.from_buffer(target))
     tracemalloc.start()
     try:
-        with _image.open_image(path, "0" * 64, 1 << 30) as (read, body):
+        with _statefile.open_state(path, "0" * 64, 1 << 30) as (read, body):
             assert read == header
-            _image.decompress_pages(read, body, base)
+            _statefile.decompress_pages(read, body, base)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

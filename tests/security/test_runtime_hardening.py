@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 import cove
-from cove import _engine, tools
+from cove import _hostcall, _protocol, tools
 from cove._guest import Guest
 from cove._workspace import Workspace
 
@@ -78,7 +78,7 @@ async def test_forking_a_session_with_a_deep_tree_is_refused_cleanly(pool: cove.
     _deep_tree(session.workspace.root, 1500)  # what renames of deep chains can make
     before = sorted(p.name for p in session.workspace.root.parent.iterdir())
     with pytest.raises(cove.SessionStateError, match="cannot be copied"):
-        await session.fork()
+        await pool.fork_session(session.session_id)
     # Nothing of the half-made copy is left, and the session and the pool go on.
     assert sorted(p.name for p in session.workspace.root.parent.iterdir()) == before
     assert (await session.run_code("print(kept)")).stdout == "42\n"
@@ -188,7 +188,7 @@ async def test_host_calls_over_the_size_cap_are_refused_without_copying(
 ) -> None:
     result = await session.run_code(
         "import _cove, json\n"
-        f"big = json.dumps({{'op': 'echo', 'data': 'x' * {_engine.MAX_HOST_REQUEST_BYTES}}})\n"
+        f"big = json.dumps({{'op': 'echo', 'data': 'x' * {_protocol.MAX_HOST_REQUEST_BYTES}}})\n"
         "try:\n"
         "    _cove.host_call(big.encode())\n"
         "except OSError as exc:\n"
@@ -201,7 +201,7 @@ async def test_host_calls_over_the_size_cap_are_refused_without_copying(
 
 async def test_host_calls_do_not_outlive_the_deadline(session: cove.Session) -> None:
     # A loop of host calls as large as allowed: the call still ends at its deadline.
-    size = _engine.MAX_HOST_REQUEST_BYTES - 100
+    size = _protocol.MAX_HOST_REQUEST_BYTES - 100
     result = await session.run_code(
         "import _cove, json\n"
         f"req = json.dumps({{'op': 'echo', 'data': 'x' * {size}}}).encode()\n"
@@ -241,7 +241,7 @@ def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache
             "    print('could not take the reply')\n"
         )
 
-        def echo(call: _engine.HostCall) -> bytes:
+        def echo(call: _hostcall.HostCall) -> bytes:
             return b'{"ok": true, "echo": ' + call.request[len(b'{"op": "echo", "data": ') :]
 
         outcome = guest.call(
@@ -254,7 +254,7 @@ def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache
             host=echo,
         )
         assert b"could not take the reply" in (outcome.response or b"")
-        assert _engine._host.reply is None  # pyright: ignore[reportPrivateUsage]
+        assert _hostcall._host.reply is None  # pyright: ignore[reportPrivateUsage]
         guest.close()
     finally:
         anyio.run(pool.aclose)

@@ -399,7 +399,7 @@ def test_shutdown_destroys_sessions_and_directories(
 def test_exec_is_served_on_the_fast_path_with_the_same_errors(
     server_settings: cove_server.ServerSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """ExecuteToolCall skips Litestar's handler machinery (`_Edge`'s fast path), and its
+    """ExecuteToolCall skips Litestar's handler machinery (`ExecFastPath`), and its
     refusals are still the app's own responses."""
     from litestar.routes.http import HTTPRoute
 
@@ -425,3 +425,10 @@ def test_exec_is_served_on_the_fast_path_with_the_same_errors(
         assert "malformed JSON" in malformed.json()["detail"]
         assert c.get(f"/sessions/{sid}/exec").status_code == 405
         assert handled == ["/sessions"]
+
+
+def test_metric_label_values_are_escaped_as_the_exposition_format_says() -> None:
+    from cove_server._metrics import _labels  # pyright: ignore[reportPrivateUsage]
+
+    assert _labels((("route", 'a\\b"c\nd'), ("x", "y"))) == '{route="a\\\\b\\"c\\nd",x="y"}'
+    assert _labels(()) == ""

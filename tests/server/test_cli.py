@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import hashlib
+import inspect
 import threading
 import time
 from typing import Any
@@ -53,3 +55,31 @@ def test_a_new_connection_refreshes_a_stale_date_before_its_first_request() -> N
         abs(email.utils.parsedate_to_datetime(headers[b"date"].decode()).timestamp() - time.time())
         <= 2
     )
+
+
+# What `_quiet_server` replaces (main_loop), extends (on_tick, handle_exit) or reads
+# (server_state.default_headers and .connections, config.encoded_headers and .date_header,
+# should_exit, started) of uvicorn's Server is not uvicorn's public API: the sources it was
+# written against are pinned here by digest (uvicorn 0.55.0). When uvicorn changes them, this
+# test fails: read _quiet_server against the new sources, then add their digests.
+_UVICORN_SOURCES = {
+    "main_loop": {"afccb353a119333f206ffa120abc9efdc46a1ac60fe93485acfda2a271d75a62"},
+    "on_tick": {"60ea49b06ccf68c11e91a3b8676b56f3b8ab13c86e6c9fa4654731063d8f9bd0"},
+    "handle_exit": {"553276efa26e09ea84b4626425f1d03647f1b043084f5a42994f3ae7e0d1aa1e"},
+}
+
+
+def test_quiet_server_was_written_against_these_uvicorn_sources() -> None:
+    changed: list[str] = []
+    for name, known in _UVICORN_SOURCES.items():
+        source = inspect.getsource(getattr(uvicorn.Server, name))
+        if hashlib.sha256(source.encode()).hexdigest() not in known:
+            changed.append(name)
+    assert not changed, f"uvicorn {uvicorn.__version__} changed Server.{changed}: see above"
+    config = uvicorn.Config(_app, log_config=None)
+    state = uvicorn.Server(config).server_state
+    assert isinstance(state.default_headers, list)
+    assert isinstance(state.connections, set)
+    assert isinstance(config.date_header, bool)
+    config.load()
+    assert isinstance(config.encoded_headers, list)

@@ -6,13 +6,17 @@ is bounded while it is written, not after.
 
 import io
 import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 
 class BoundedText(io.TextIOBase):
     """A text stream keeping the first `limit` UTF-8 bytes written to it and counting the rest."""
 
-    def __init__(self, limit):
-        self._parts = []
+    def __init__(self, limit: int) -> None:
+        self._parts: list[bytes] = []
         self._size = 0
         self._limit = limit
         self.dropped = 0
@@ -20,23 +24,27 @@ class BoundedText(io.TextIOBase):
     # TextIOBase declares encoding and errors as attributes; real text streams make them
     # read-only, as these properties do.
     @property
-    def encoding(self):  # type: ignore[override]
+    def encoding(self) -> str:  # type: ignore[override]
         return "utf-8"
 
     @property
-    def errors(self):  # type: ignore[override]
+    def errors(self) -> str:  # type: ignore[override]
         return "surrogateescape"
 
-    def writable(self):
+    def writable(self) -> bool:
         return True
 
-    def isatty(self):
+    def isatty(self) -> bool:
         return False
 
-    def write(self, s):
+    def write(self, s: str) -> int:
         if not isinstance(s, str):
             raise TypeError(f"write() argument must be str, not {type(s).__name__}")
-        data = s.encode("utf-8", "surrogateescape")
+        self.write_bytes(s.encode("utf-8", "surrogateescape"))
+        return len(s)
+
+    def write_bytes(self, data: bytes) -> None:
+        """Keep what fits of `data` (UTF-8, or any bytes) and count the rest."""
         room = self._limit - self._size
         if room >= len(data):
             self._parts.append(data)
@@ -46,13 +54,12 @@ class BoundedText(io.TextIOBase):
                 self._parts.append(data[:room])
                 self._size += room
             self.dropped += len(data) - max(room, 0)
-        return len(s)
 
     @property
-    def buffer(self):
+    def buffer(self) -> "BinaryView":
         return BinaryView(self)
 
-    def getvalue(self):
+    def getvalue(self) -> str:
         text = b"".join(self._parts).decode("utf-8", "replace")
         if self.dropped:
             text += f"\n[output truncated: {self.dropped} more bytes were dropped]\n"
@@ -62,18 +69,20 @@ class BoundedText(io.TextIOBase):
 class BinaryView(io.RawIOBase):
     """`sys.stdout.buffer` for code that writes bytes."""
 
-    def __init__(self, text):
+    def __init__(self, text: BoundedText) -> None:
         self._text = text
 
-    def writable(self):
+    def writable(self) -> bool:
         return True
 
-    def write(self, b):
-        self._text.write(bytes(b).decode("utf-8", "surrogateescape"))
+    def write(self, b: bytes) -> int:  # type: ignore[override]
+        self._text.write_bytes(bytes(b))
         return len(b)
 
 
-def redirected_streams(limit, body):
+def redirected_streams(
+    limit: int, body: Callable[[BoundedText, BoundedText], _T]
+) -> tuple[_T, BoundedText, BoundedText]:
     """Run `body(out, err)` with sys.stdout/stderr captured and stdin empty.
 
     Returns (body's result, out, err); the streams are restored whatever happens.

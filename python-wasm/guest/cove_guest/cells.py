@@ -6,23 +6,26 @@ what happened to a return code (an exception is a traceback on stderr and status
 import builtins
 import linecache
 import traceback
+from io import TextIOBase
+from typing import Any, NamedTuple
 
 from cove_guest import deadline, reference
 
 
-class Outcome:
-    """What a run left behind besides its status: the name of an uncaught exception."""
+class Ran(NamedTuple):
+    """What running source gave: its status, as a shell sees it, and the name of the exception
+    it left uncaught (None when it raised none, or only `SystemExit`)."""
 
-    def __init__(self):
-        self.exc_type = None
+    status: int
+    exc_type: str | None = None
 
 
-def main_namespace():
+def main_namespace() -> dict[str, Any]:
     """A fresh `__main__` namespace."""
     return {"__name__": "__main__", "__builtins__": builtins.__dict__}
 
 
-def exit_status(exc, stderr):
+def exit_status(exc: SystemExit, stderr: TextIOBase) -> int:
     """The return code for a `SystemExit`, as a shell sees it; a non-int code is printed."""
     code = exc.code
     if code is None:
@@ -33,23 +36,23 @@ def exit_status(exc, stderr):
     return 1
 
 
-def run_source(code, name, namespace, out, err, outcome):
-    """Compile and run `code` as file `name` in `namespace`; returns the return code."""
+def run_source(
+    code: str, name: str, namespace: dict[str, Any], out: TextIOBase, err: TextIOBase
+) -> Ran:
+    """Compile and run `code` as file `name` in `namespace`."""
     # Registered so tracebacks and inspect.getsource show the model's own lines.
     linecache.cache[name] = (len(code), None, code.splitlines(True), name)
     try:
         compiled = compile(code, name, "exec")
     except (SyntaxError, ValueError, OverflowError, MemoryError, RecursionError) as exc:
-        outcome.exc_type = type(exc).__name__
         err.write("".join(traceback.format_exception_only(type(exc), exc)))
-        return 1
+        return Ran(1, type(exc).__name__)
     try:
         with deadline.armed():
             exec(compiled, namespace)
     except SystemExit as exc:
-        return exit_status(exc, err)
+        return Ran(exit_status(exc, err))
     except BaseException as exc:
-        outcome.exc_type = type(exc).__name__
         tb = exc.__traceback__
         # Drop this frame: the model's traceback starts at its own cell.
         if tb is not None and tb.tb_frame.f_code is run_source.__code__:
@@ -64,17 +67,17 @@ def run_source(code, name, namespace, out, err, outcome):
             err.write("".join(traceback.format_exception(type(exc), exc, tb)))
         except BaseException:
             err.write(f"{type(exc).__name__}: <unprintable exception>\n")
-        return 1
-    return 0
+        return Ran(1, type(exc).__name__)
+    return Ran(0)
 
 
 class Cells:
     """The persistent namespace of `code_execution`: each call is a numbered cell in it."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.namespace = main_namespace()
         self.count = 0
 
-    def run(self, code, out, err, outcome):
+    def run(self, code: str, out: TextIOBase, err: TextIOBase) -> Ran:
         self.count += 1
-        return run_source(code, f"<cell-{self.count}>", self.namespace, out, err, outcome)
+        return run_source(code, f"<cell-{self.count}>", self.namespace, out, err)

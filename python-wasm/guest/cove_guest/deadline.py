@@ -19,6 +19,8 @@ import builtins
 import contextlib
 import importlib
 import signal
+from collections.abc import Iterator
+from types import FrameType, TracebackType
 
 __all__ = ["TimeLimitExceeded", "armed", "install", "without_handler"]
 
@@ -35,7 +37,7 @@ _armed = 0
 
 
 @contextlib.contextmanager
-def armed():
+def armed() -> Iterator[None]:
     """Model code runs inside: the interrupt raises `TimeLimitExceeded` there. Nests."""
     global _armed
     _armed += 1
@@ -45,12 +47,12 @@ def armed():
         _armed -= 1
 
 
-def _on_deadline(signum, frame):
+def _on_deadline(signum: int, frame: FrameType | None) -> None:
     if _armed:
         raise TimeLimitExceeded("the call's time limit was reached")
 
 
-def without_handler(tb):
+def without_handler(tb: TracebackType | None) -> TracebackType | None:
     """A traceback without its last entry when that is the handler raising
     `TimeLimitExceeded` (the model's traceback ends at its own line)."""
     entry = tb
@@ -62,14 +64,14 @@ def without_handler(tb):
     return tb
 
 
-def _no_wakeup_fd(fd, /, *, warn_on_full_buffer=True):
+def _no_wakeup_fd(fd: int, /, *, warn_on_full_buffer: bool = True) -> int:
     """`signal.set_wakeup_fd`, kept off here: nothing is ever written to a wakeup fd."""
     if fd != -1:
         raise ValueError("set_wakeup_fd is not available in this interpreter")
     return -1
 
 
-def install():
+def install() -> None:
     """At snapshot time: the handler, and the wakeup fd off for good."""
     # Deliberate patching of builtins and the stdlib: the ignores are for that.
     builtins.TimeLimitExceeded = TimeLimitExceeded  # type: ignore[attr-defined]

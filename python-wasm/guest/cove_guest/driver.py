@@ -37,10 +37,13 @@ import random
 import struct
 import sys
 import typing
+from collections.abc import Callable, Mapping
+from io import TextIOBase
+from typing import Any
 
 from cove_guest import deadline, extensions, protocol, sandbox
 from cove_guest.capture import BoundedText, redirected_streams
-from cove_guest.cells import Cells, Outcome, main_namespace, run_source
+from cove_guest.cells import Cells, main_namespace, run_source
 from cove_guest.commands import COMMANDS
 from cove_guest.commands.pip import pip
 from cove_guest.editor import Editor
@@ -50,11 +53,14 @@ from cove_guest.shell import Shell
 from cove_guest.shell.builtins import BUILTINS
 
 WORKSPACE = "/workspace"
+# A decoded request, and the response `protocol.encode` sends back.
+Request = dict[str, Any]
+Response = dict[str, Any]
 
 _started = False
 _cells = Cells()
 _editor = Editor()
-_shell = None
+_shell: Shell | None = None
 
 # Housekeeping (reseeding a fork, closing files before a restart) calls nothing model code can
 # replace: the references are taken here, before any model code runs, and the objects are
@@ -63,11 +69,12 @@ _urandom = os.urandom
 _seed_random = _random.Random.seed  # C: reads no module globals, unlike random.Random.seed
 _random_instance = random._inst  # the module-level functions' state
 _random_state = _random_instance.__dict__
-_numpy_seed = None  # numpy.random's legacy RandomState.seed, bound in initialise()
+# numpy.random's legacy RandomState.seed, bound in initialise()
+_numpy_seed: Callable[[Any], None] | None = None
 _module_type = type(os)
 
 
-def _start():
+def _start() -> None:
     """Per-session setup after restore from the snapshot: fresh randomness."""
     global _started
     _started = True
@@ -82,45 +89,43 @@ def _start():
         tempfile.__dict__["_name_sequence"] = None
 
 
-def _exec(req):
-    outcome = Outcome()
-    rc, out, err = redirected_streams(
-        protocol.max_output(req), lambda o, e: _cells.run(req["code"], o, e, outcome)
+def _exec(req: Request) -> Response:
+    ran, out, err = redirected_streams(
+        protocol.max_output(req), lambda o, e: _cells.run(req["code"], o, e)
     )
-    return protocol.response(out, err, rc, outcome.exc_type)
+    return protocol.response(out, err, ran.status, ran.exc_type)
 
 
-def _edit(req):
+def _edit(req: Request) -> Response:
     rc, out, err = redirected_streams(protocol.max_output(req), lambda o, e: _editor.run(req, o, e))
     return protocol.response(out, err, rc)
 
 
-def _bash(req):
+def _bash(req: Request) -> Response:
     global _shell
     if _shell is None:
         _shell = Shell(commands=COMMANDS, host=GuestHost())
     limit = protocol.max_output(req)
+    # The shell writes into the bounded streams as it runs: past the limit, output is counted,
+    # not kept (`seq 1 100000000` is a truncated stream, not the interpreter out of memory).
+    out, err = BoundedText(limit), BoundedText(limit)
     try:
         with deadline.armed():
-            out_bytes, err_bytes, rc = _shell.run(req["command"], stop_at_time_limit=True)
+            rc = _shell.run_into(req["command"], out.buffer, err.buffer, stop_at_time_limit=True)
     except BaseException as exc:
         # The shell contains its own failures; this is the last line, so that nothing the shell
         # raises (MemoryError, RecursionError included) becomes a driver failure, which would
         # reset the interpreter. Only a trap does that.
-        out_bytes = b""
         try:
             message = f"bash: internal error: {type(exc).__name__}: {exc}\n"
-            err_bytes = message.encode("utf-8", "replace")
         except BaseException:
-            err_bytes = f"bash: internal error: {type(exc).__name__}\n".encode()
+            message = f"bash: internal error: {type(exc).__name__}\n"
+        err.write_bytes(message.encode("utf-8", "replace"))
         rc = 1
-    out, err = BoundedText(limit), BoundedText(limit)
-    out.write(out_bytes.decode("utf-8", "surrogateescape"))
-    err.write(err_bytes.decode("utf-8", "surrogateescape"))
     return protocol.response(out, err, rc)
 
 
-def _script(req):
+def _script(req: Request) -> Response:
     """`python ARGV...` in this (fresh) interpreter, as the shell's python command."""
     argv = list(req.get("argv", []))
     stdin_data = base64.b64decode(req.get("stdin_b64", ""))
@@ -144,26 +149,26 @@ def _script(req):
 class _Streams:
     """What a command needs of its context to run outside the shell: where to write."""
 
-    def __init__(self, out, err):
+    def __init__(self, out: TextIOBase, err: TextIOBase) -> None:
         self.out = out
         self.err = err
 
 
-def _ping(req):
+def _ping(req: Request) -> Response:
     return {"ok": True}
 
 
-def _warm_up(req):
+def _warm_up(req: Request) -> Response:
     name = "<warm-up>"
     redirected_streams(
         protocol.max_output(req),
-        lambda o, e: run_source("pass", name, main_namespace(), o, e, Outcome()),
+        lambda o, e: run_source("pass", name, main_namespace(), o, e),
     )
     linecache.cache.pop(name, None)
     return {"ok": True}
 
 
-def _reseed(req):
+def _reseed(req: Request) -> Response:
     _start()
     return {"ok": True}
 
@@ -184,7 +189,7 @@ _closers: dict[type, tuple[typing.Any, typing.Any, typing.Any]] = {
 }
 
 
-def _plain_file(obj, kind):
+def _plain_file(obj: Any, kind: type) -> bool:
     """Whether closing `obj` runs only io's own C code: every layer below it is exactly one of
     io's types (not a subclass, whose methods model code wrote)."""
     if kind is io.TextIOWrapper:
@@ -197,7 +202,7 @@ def _plain_file(obj, kind):
     return True
 
 
-def _close_files(req):
+def _close_files(req: Request) -> Response:
     """Flush and close every file object model code holds open on a descriptor of its own.
 
     Before a session's memory is carried into a new interpreter (a restart), whose descriptor
@@ -228,14 +233,16 @@ def _close_files(req):
 _PROGRAM_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/")
 
 
-def _known_command(name):
+def _known_command(name: str) -> bool:
     """Whether `subprocess` can start a program of this name (a utility, a builtin, python, or
     a script file)."""
     base = name.rsplit("/", 1)[-1] if name.startswith(_PROGRAM_DIRS) else name
     return base in COMMANDS or base in BUILTINS or ("/" in name and os.path.isfile(name))
 
 
-def _run_command(command, *, cwd, env, stdin):
+def _run_command(
+    command: str, *, cwd: str, env: Mapping[str, str], stdin: bytes
+) -> tuple[bytes, bytes, int]:
     """A command line for `subprocess` and friends: a fresh shell (a child process's own
     variables) in `cwd`, with `env` exported; the caller's directory is left as it was."""
     saved = os.getcwd()
@@ -250,7 +257,7 @@ def _run_command(command, *, cwd, env, stdin):
         os.chdir(saved)
 
 
-OPS = {
+OPS: dict[str, Callable[[Request], Response]] = {
     protocol.EXEC: _exec,
     protocol.EDIT: _edit,
     protocol.BASH: _bash,
@@ -262,14 +269,14 @@ OPS = {
 }
 
 
-def handle(request):
+def handle(request: bytes) -> bytes:
     """Run one request (JSON bytes) and return the JSON response bytes."""
     if not _started:
         _start()
     try:
         req = protocol.decode(request)
         op = req.get("op")
-        run = OPS.get(op)
+        run = OPS.get(op) if isinstance(op, str) else None
         resp = run(req) if run is not None else protocol.error(f"unknown op {op!r}")
     except MemoryError:
         resp = protocol.error("MemoryError in the driver")
@@ -278,7 +285,8 @@ def handle(request):
     return protocol.encode(resp)
 
 
-WARM_UP = """
+# The snapshot's warm-up (unrelated to protocol.WARM_UP, a spare's first request).
+SNAPSHOT_WARM_UP = """
 import io
 import numpy as np
 import pandas as pd
@@ -296,17 +304,17 @@ np.linalg.inv(np.eye(2)), np.fft.fft(np.ones(4))
 
 
 class _Quitter:
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Use {self.name}() or Ctrl-D (i.e. EOF) to exit"
 
-    def __call__(self, code=None):
+    def __call__(self, code: object = None) -> None:
         raise SystemExit(code)
 
 
-def initialise():
+def initialise() -> None:
     """Runs once, at snapshot time: warm the imports every session needs, enter the workspace."""
     import _cove  # noqa: F401  (the host channel, warmed into the snapshot)
 
@@ -339,7 +347,7 @@ def initialise():
         importlib.import_module(module)
     # numpy's and pandas' common paths import more of themselves on first use (5 to 20 ms each):
     # run them once here, in a namespace of their own, so that those imports are in the snapshot.
-    exec(compile(WARM_UP, "<warm-up>", "exec"), {})
+    exec(compile(SNAPSHOT_WARM_UP, "<warm-up>", "exec"), {})
     _numpy_seed = sys.modules["numpy.random"].mtrand._rand.seed
     # Warm the paths every session takes (the first compile and exec, capture, the editor, the
     # shell): their one-time costs land in the snapshot instead of in each session's first call.

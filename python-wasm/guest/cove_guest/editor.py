@@ -7,6 +7,13 @@ Outcomes are text on stdout (success) or stderr with return code 1 (a refused ed
 """
 
 import os
+from collections.abc import Callable
+from io import TextIOBase
+from typing import Any
+
+# A decoded `edit` request, and each file's undo history (its texts before each edit).
+Request = dict[str, Any]
+Undo = dict[str, list[str]]
 
 WORKSPACE = "/workspace"
 SNIPPET_LINES = 4
@@ -14,10 +21,10 @@ MAX_UNDO = 10
 
 
 class EditorError(Exception):
-    pass
+    """A refused edit: the message is the tool's answer (on stderr, status 1)."""
 
 
-def _resolve(path):
+def _resolve(path: object) -> str:
     if not isinstance(path, str) or not path:
         raise EditorError("The path parameter must be a non-empty string.")
     if "\0" in path:
@@ -30,12 +37,12 @@ def _resolve(path):
     return full
 
 
-def _numbered(text, start=1):
+def _numbered(text: str, start: int = 1) -> str:
     lines = text.split("\n")
     return "\n".join(f"{i:6}\t{line}" for i, line in enumerate(lines, start))
 
 
-def _read(full, shown):
+def _read(full: str, shown: str) -> str:
     try:
         with open(full, encoding="utf-8", errors="replace", newline="") as f:
             return f.read()
@@ -49,7 +56,7 @@ def _read(full, shown):
         raise EditorError(f"Cannot read {shown}: {exc.strerror or exc}") from None
 
 
-def _write(full, shown, text):
+def _write(full: str, shown: str, text: str) -> None:
     try:
         with open(full, "w", encoding="utf-8", newline="") as f:
             f.write(text)
@@ -57,14 +64,14 @@ def _write(full, shown, text):
         raise EditorError(f"Cannot write {shown}: {exc.strerror or exc}") from None
 
 
-def _remember(undo, full, text):
+def _remember(undo: Undo, full: str, text: str) -> None:
     stack = undo.setdefault(full, [])
     stack.append(text)
     del stack[:-MAX_UNDO]
 
 
-def _view_dir(full, shown, out):
-    lines = []
+def _view_dir(full: str, shown: str, out: TextIOBase) -> None:
+    lines: list[str] = []
     base_depth = full.rstrip("/").count("/")
     for top, dirs, files in os.walk(full):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -79,7 +86,7 @@ def _view_dir(full, shown, out):
     )
 
 
-def _view(req, full, shown, out, undo):
+def _view(req: Request, full: str, shown: str, out: TextIOBase, undo: Undo) -> None:
     if os.path.isdir(full):
         if req.get("view_range") is not None:
             raise EditorError(
@@ -110,7 +117,7 @@ def _view(req, full, shown, out, undo):
     out.write(f"Here's the result of running `cat -n` on {shown}:\n{_numbered(text, start)}\n")
 
 
-def _create(req, full, shown, out, undo):
+def _create(req: Request, full: str, shown: str, out: TextIOBase, undo: Undo) -> None:
     text = req.get("file_text")
     if not isinstance(text, str):
         raise EditorError("Parameter `file_text` is required for command: create")
@@ -135,7 +142,7 @@ def _create(req, full, shown, out, undo):
         out.write(f"File created successfully at: {shown}\n")
 
 
-def _snippet(text, around_line, added_lines, shown):
+def _snippet(text: str, around_line: int, added_lines: int, shown: str) -> str:
     lines = text.split("\n")
     first = max(0, around_line - SNIPPET_LINES)
     last = around_line + added_lines + SNIPPET_LINES
@@ -147,7 +154,7 @@ def _snippet(text, around_line, added_lines, shown):
     )
 
 
-def _str_replace(req, full, shown, out, undo):
+def _str_replace(req: Request, full: str, shown: str, out: TextIOBase, undo: Undo) -> None:
     old_str, new_str = req.get("old_str"), req.get("new_str")
     if not isinstance(old_str, str):
         raise EditorError("Parameter `old_str` is required for command: str_replace")
@@ -174,7 +181,7 @@ def _str_replace(req, full, shown, out, undo):
     out.write(_snippet(new_text, at_line, new_str.count("\n") + 1, shown))
 
 
-def _insert(req, full, shown, out, undo):
+def _insert(req: Request, full: str, shown: str, out: TextIOBase, undo: Undo) -> None:
     line, new_str = req.get("insert_line"), req.get("new_str")
     if type(line) is not int:
         raise EditorError("Parameter `insert_line` is required for command: insert")
@@ -194,7 +201,7 @@ def _insert(req, full, shown, out, undo):
     out.write(_snippet(new_text, line, len(new_lines), shown))
 
 
-def _undo_edit(req, full, shown, out, undo):
+def _undo_edit(req: Request, full: str, shown: str, out: TextIOBase, undo: Undo) -> None:
     stack = undo.get(full)
     if not stack:
         raise EditorError(f"No edit history found for {shown}.")
@@ -205,7 +212,7 @@ def _undo_edit(req, full, shown, out, undo):
     )
 
 
-_COMMANDS = {
+_COMMANDS: dict[str, Callable[[Request, str, str, TextIOBase, Undo], None]] = {
     "view": _view,
     "create": _create,
     "str_replace": _str_replace,
@@ -217,12 +224,12 @@ _COMMANDS = {
 class Editor:
     """The text-editor tool of one session: runs its commands and owns their undo history."""
 
-    def __init__(self):
-        self.undo = {}
+    def __init__(self) -> None:
+        self.undo: Undo = {}
 
-    def run(self, req, out, err):
+    def run(self, req: Request, out: TextIOBase, err: TextIOBase) -> int:
         """Run one command; returns the return code (0, or 1 with the reason on err)."""
-        command = req.get("command")
+        command: Any = req.get("command")  # any JSON value: a wrong one is refused below
         try:
             func = _COMMANDS.get(command)
             if func is None:
@@ -230,8 +237,9 @@ class Editor:
                     f"Unrecognized command {command!r}. The allowed commands are: "
                     + ", ".join(_COMMANDS)
                 )
-            shown = req.get("path")
-            func(req, _resolve(shown), shown, out, self.undo)
+            path = req.get("path")
+            full = _resolve(path)  # a non-empty str from here on
+            func(req, full, str(path), out, self.undo)
         except EditorError as exc:
             err.write(f"Error: {exc}\n")
             return 1

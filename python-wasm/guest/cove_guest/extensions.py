@@ -10,25 +10,33 @@ the dotted ones.
 
 import _imp
 import sys
+from collections.abc import Sequence
 from importlib.machinery import BuiltinImporter, ModuleSpec
+from types import ModuleType
 
 
 class BuiltinSubmoduleFinder:
     """Finds a package's submodule that is compiled into the interpreter."""
 
     @classmethod
-    def find_spec(cls, fullname, path=None, target=None):
+    def find_spec(
+        cls,
+        fullname: str,
+        path: Sequence[str] | None = None,
+        target: ModuleType | None = None,
+    ) -> ModuleSpec | None:
         if "." in fullname and _imp.is_builtin(fullname):
             # BuiltinImporter is its own loader (classmethods), as in importlib's own specs
             return ModuleSpec(fullname, BuiltinImporter, origin="built-in")  # type: ignore[arg-type]
         return None
 
     @classmethod
-    def invalidate_caches(cls):
+    def invalidate_caches(cls) -> None:
         pass
 
 
-def install():
+def install() -> None:
+    """At snapshot time: the finder on `sys.meta_path`, right after `BuiltinImporter`."""
     if BuiltinSubmoduleFinder not in sys.meta_path:
         # Right after BuiltinImporter: before the path finder looks through the zip.
         sys.meta_path.insert(1, BuiltinSubmoduleFinder)

@@ -3,14 +3,35 @@
 
 import json
 import os
+from typing import Protocol
 
 from cove_guest import protocol
+
+
+class _Sink(Protocol):
+    def write(self, data: str, /) -> object: ...
+
+
+class _Context(Protocol):
+    """What of the shell's `Context` the command uses."""
+
+    @property
+    def env(self) -> dict[str, str]: ...
+
+    @property
+    def stdin(self) -> bytes: ...
+
+    @property
+    def out(self) -> _Sink: ...
+
+    @property
+    def err(self) -> _Sink: ...
 
 
 class GuestHost:
     """What the shell's `python` command calls: the host starts a fresh interpreter."""
 
-    def python(self, ctx, args):
+    def python(self, ctx: _Context, args: list[str]) -> int:
         # `_cove` is the builtin module cove_driver.c provides; it exists only inside the guest.
         import _cove
 

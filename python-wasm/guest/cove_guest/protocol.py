@@ -15,6 +15,8 @@ Calls out: `python_request` is what the shell's `python` command hands `_cove.ho
 
 import base64
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 EXEC, EDIT, BASH, SCRIPT, PING = "exec", "edit", "bash", "script", "ping"
 RESEED, CLOSE_FILES, WARM_UP = "reseed", "close_files", "warm_up"
@@ -23,22 +25,33 @@ HOST_ECHO, HOST_PYTHON = "echo", "python"
 DEFAULT_MAX_OUTPUT = 1 << 20
 
 
-def decode(request):
+def decode(request: bytes) -> dict[str, Any]:
     """A request's JSON bytes as a dict."""
-    return json.loads(request)
+    decoded: dict[str, Any] = json.loads(request)
+    return decoded
 
 
-def encode(message):
+def encode(message: Mapping[str, Any]) -> bytes:
     """A response (or host request) as JSON bytes; text that is not valid Unicode is replaced."""
     return json.dumps(message, ensure_ascii=False).encode("utf-8", "replace")
 
 
-def max_output(request):
+def max_output(request: Mapping[str, Any]) -> int:
     """Bytes kept per stream for this request."""
     return int(request.get("max_output_bytes", DEFAULT_MAX_OUTPUT))
 
 
-def response(out, err, return_code, exc_type=None):
+class Captured(Protocol):
+    """A bounded stream as a response reports it (`capture.BoundedText`)."""
+
+    dropped: int
+
+    def getvalue(self) -> str: ...
+
+
+def response(
+    out: Captured, err: Captured, return_code: int, exc_type: str | None = None
+) -> dict[str, Any]:
     """The answer to a call: two bounded streams (`BoundedText`), the status, and the name of an
     uncaught exception."""
     return {
@@ -51,12 +64,12 @@ def response(out, err, return_code, exc_type=None):
     }
 
 
-def error(message):
+def error(message: str) -> dict[str, Any]:
     """The answer when the driver itself failed (the host resets the interpreter)."""
     return {"error": message}
 
 
-def python_request(argv, cwd, env, stdin):
+def python_request(argv: Sequence[str], cwd: str, env: Mapping[str, str], stdin: bytes) -> bytes:
     """The host call that runs `python ARGV...` in a fresh interpreter."""
     return encode(
         {

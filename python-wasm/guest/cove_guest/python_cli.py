@@ -7,19 +7,21 @@ import os
 import runpy
 import sys
 import traceback
+from collections.abc import Sequence
+from io import TextIOBase
 
 from cove_guest import deadline
-from cove_guest.cells import Outcome, exit_status, main_namespace, run_source
+from cove_guest.cells import exit_status, main_namespace, run_source
 
 # Options CPython accepts that make no difference in this interpreter.
 _IGNORED_OPTIONS = ("-u", "-B", "-E", "-s", "-S", "-I", "-O", "-q")
 
 
-def run_python(argv, stdin_data, out, err):
+def run_python(argv: Sequence[str], stdin_data: bytes, out: TextIOBase, err: TextIOBase) -> int:
     """Run `python *argv` with `stdin_data` as stdin; returns the exit status."""
     argv = list(argv)
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin_data), encoding="utf-8", errors="surrogateescape")
-    options = []
+    options: list[str] = []
     while argv and argv[0].startswith("-") and argv[0] not in ("-", "-c", "-m"):
         options.append(argv.pop(0))
     for opt in options:
@@ -30,19 +32,18 @@ def run_python(argv, stdin_data, out, err):
             err.write(f"unknown option {opt}\n")
             return 2
     main = main_namespace()
-    outcome = Outcome()
     try:
         if not argv or argv[0] in ("-", "-c"):
             sys.path.insert(0, "")
         if not argv or argv[0] == "-":
             sys.argv = ["-", *argv[1:]]
-            return run_source(sys.stdin.read(), "<stdin>", main, out, err, outcome)
+            return run_source(sys.stdin.read(), "<stdin>", main, out, err).status
         if argv[0] == "-c":
             if len(argv) < 2:
                 err.write("Argument expected for the -c option\n")
                 return 2
             sys.argv = ["-c", *argv[2:]]
-            return run_source(argv[1], "<string>", main, out, err, outcome)
+            return run_source(argv[1], "<string>", main, out, err).status
         if argv[0] == "-m":
             sys.argv = [argv[1], *argv[2:]]
             sys.path.insert(0, os.getcwd())
@@ -67,6 +68,6 @@ def run_python(argv, stdin_data, out, err):
             err.write(f"python3: can't open file '{path}': [Errno {exc.errno}] {exc.strerror}\n")
             return 2
         main["__file__"] = path
-        return run_source(source, path, main, out, err, outcome)
+        return run_source(source, path, main, out, err).status
     finally:
         sys.stdin = io.StringIO("")

@@ -22,7 +22,7 @@ NOT_YET = {
 NOT_YET_MODULES = {module: dist for dist, modules in NOT_YET.items() for module in modules}
 
 
-def not_yet_message(module):
+def not_yet_message(module: str) -> str:
     """The ModuleNotFoundError message for a reference package that is not here yet."""
     return (
         f"No module named {module!r}: {NOT_YET_MODULES[module]} is not available in this "
@@ -31,7 +31,7 @@ def not_yet_message(module):
     )
 
 
-def missing_module_note(exc):
+def missing_module_note(exc: ModuleNotFoundError) -> str | None:
     """For an uncaught ModuleNotFoundError of a top-level package whose message says nothing
     more: a note saying what can be done; else None."""
     name = getattr(exc, "name", None)

@@ -172,6 +172,8 @@ COMMANDS = [
     "seq -s, 1 5",
     "seq 3 -1 1",
     "seq -w 8 11",
+    "seq -s, 1 10000 | wc -c; seq -s '' 9000 | tail -c 12; seq 5 -2 -9000 | tail -n 2",
+    "seq -w 1 0.5 3000 | sed -n '4094,4098p;$p'",
     "md5sum data.csv",
     "sha256sum empty.txt",
     "echo hello | base64",

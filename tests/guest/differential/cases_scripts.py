@@ -3,6 +3,7 @@
 shell on the same fixture (cases.FIXTURE); stdout and exit status must match exactly."""
 
 ARRAYS = [
+    'a=(1 "2 x"); declare -A m=([k]=v); set | grep -E "^(a|m)="',
     # indexed arrays
     'files=(data.csv notes.txt words.txt)\necho "${#files[@]} files"\nfor f in "${files[@]}"; do\n  echo "$f: $(wc -l < "$f")"\ndone',
     'a=(one "two words" three)\nprintf "[%s]\\n" "${a[@]}"\nprintf "[%s]\\n" ${a[@]}\nprintf "[%s]\\n" "${a[*]}"',
@@ -61,6 +62,10 @@ PIPES = [
     'set -o pipefail\nif grep -q zzz notes.txt | cat; then echo found; else echo "missing ${PIPESTATUS[0]}"; fi',
     "x=$(false)\necho $?\ny=$(echo ok)\necho $? $y",
     'if ! out=$(grep -c TODO notes.txt); then echo none; else echo "todos=$out"; fi',
+    "x=0; { x=1; } | cat; echo $x",
+    'n=0; echo 5 | { read -r n; echo "in=$n"; }; echo "out=$n"',
+    "x=0; echo a | { x=2; cat; } | { x=3; wc -l; }; echo $x",
+    "x=0; if true; then x=1; fi | cat; for i in 1 2; do x=$i; done | cat; echo $x",
 ]
 
 PROCESS_SUBSTITUTION = [

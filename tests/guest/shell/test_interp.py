@@ -147,6 +147,14 @@ def test_variables_and_arrays_persist_between_calls_but_subshells_copy_them(sh: 
     assert run(sh, "export a; bash -c 'echo [${a-unset}]'")[0] == "[unset]\n"
 
 
+def test_a_group_in_a_pipeline_runs_in_a_subshell_as_bash_runs_every_stage(sh: Any) -> None:
+    assert run(sh, "x=0; { x=1; } | cat; echo $x") == ("0\n", "", 0)
+    assert run(sh, "n=0; echo 5 | { read -r n; echo in=$n; }; echo out=$n")[0] == "in=5\nout=0\n"
+    assert run(sh, "{ cd d; } | cat; basename $PWD")[0] != "d\n"
+    # Alone (not in a pipeline), a group runs in the shell itself.
+    assert run(sh, "y=0; { y=1; }; echo $y; { z=2; } > /dev/null; echo $z") == ("1\n2\n", "", 0)
+
+
 def test_process_substitution_leaves_no_files_behind(sh: Any, tmp_path: pathlib.Path) -> None:
     import tempfile
 

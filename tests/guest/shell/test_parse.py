@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from cove_guest.shell import ast
 from cove_guest.shell.parse import ShellSyntaxError, parse
 
 
@@ -30,16 +31,28 @@ def test_parser_errors_are_clear_never_silent(src: str, message: str) -> None:
 def test_parser_shapes() -> None:
     tree = parse("a=1 b=2 cmd x >out 2>&1 | wc -l && echo ok; f() { :; }")
     first = tree.items[0].node
-    assert first.kind == "andor"
+    assert isinstance(first, ast.AndOr) and isinstance(first.left, ast.Pipeline)
     simple = first.left.stages[0]
-    assert (simple.assigns, simple.words) == (["a=1", "b=2"], ["cmd", "x"])
+    assert isinstance(simple, ast.Simple)
+    assert (simple.assigns, simple.words) == (("a=1", "b=2"), ("cmd", "x"))
     assert [(r.fd, r.op, r.target) for r in simple.redirs] == [(1, ">", "out"), (2, ">&", "1")]
-    assert tree.items[1].node.stages[0].kind == "funcdef"
+    colon = ast.Item(ast.Pipeline((ast.Simple((), (":",)),)))
+    body = ast.Group(ast.CommandList((colon,)))
+    assert tree.items[1].node == ast.Pipeline((ast.FuncDef("f", body),))
+
+
+def test_a_pipe_of_stderr_too_redirects_the_stage_before_it() -> None:
+    (item,) = parse("{ a; } 2>e |& b").items
+    assert isinstance(item.node, ast.Pipeline)
+    group, _ = item.node.stages
+    assert [(r.fd, r.op, r.target) for r in group.redirs] == [(2, ">", "e"), (2, ">&", "1")]
 
 
 def test_heredoc_bodies_are_raw_text() -> None:
     tree = parse('cat <<EOF\nit\'s "$x" (x)\nEOF\necho next')
-    redir = tree.items[0].node.stages[0].redirs[0]
+    pipeline = tree.items[0].node
+    assert isinstance(pipeline, ast.Pipeline)
+    redir = pipeline.stages[0].redirs[0]
     assert redir.heredoc == {
         "body": 'it\'s "$x" (x)\n',
         "quoted": False,
@@ -55,9 +68,12 @@ def test_arithmetic_arrays_and_process_substitution_keep_their_raw_text() -> Non
         "(( i <= 3 ))\na=(x 'y z' # c\n w)\ndiff <(sort a) <(sort b)\n"
         "for ((i = 0; i >= -2; i--)); do :; done\n( (echo nested) )"
     )
-    arith, assign, diff, cfor, nested = (item.node.stages[0] for item in tree.items)
-    assert (arith.kind, arith.expr) == ("arith", " i <= 3 ")
-    assert assign.assigns == ["a=(x 'y z' # c\n w)"]
-    assert diff.words == ["diff", "<(sort a)", "<(sort b)"]
-    assert (cfor.kind, cfor.init, cfor.cond, cfor.step) == ("cfor", "i = 0", " i >= -2", " i--")
-    assert nested.kind == "subshell"
+    arith, assign, diff, cfor, nested = (
+        item.node.stages[0] for item in tree.items if isinstance(item.node, ast.Pipeline)
+    )
+    assert arith == ast.Arith(" i <= 3 ")
+    assert assign == ast.Simple(("a=(x 'y z' # c\n w)",), ())
+    assert diff == ast.Simple((), ("diff", "<(sort a)", "<(sort b)"))
+    assert isinstance(cfor, ast.CFor)
+    assert (cfor.init, cfor.cond, cfor.step) == ("i = 0", " i >= -2", " i--")
+    assert isinstance(nested, ast.Subshell)

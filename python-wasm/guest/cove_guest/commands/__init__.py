@@ -80,9 +80,11 @@ from cove_guest.commands.text import (
     uniq,
     wc,
 )
+from cove_guest.shell.builtins import Command
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError
 
-COMMANDS = {
+COMMANDS: dict[str, Command] = {
     "echo": echo,
     "printf": printf,
     "cat": cat,
@@ -221,11 +223,11 @@ _TRY_HELP = (
 )
 
 
-def _usage_status_1(name, command):
+def _usage_status_1(name: str, command: Command) -> Command:
     """`command` with GNU's usage status for coreutils and sed: 1, not 2."""
 
     @functools.wraps(command)
-    def run(ctx, args):
+    def run(ctx: Context, args: list[str]) -> int:
         try:
             return command(ctx, args)
         except UsageError as exc:

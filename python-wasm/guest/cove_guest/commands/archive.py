@@ -2,13 +2,14 @@
 
 import os
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import UsageError
 from cove_guest.text.inputs import read_operand, walk_tree
 from cove_guest.text.options import parse_options
 from cove_guest.text.patterns import fnmatch
 
 
-def gzip_(ctx, args):
+def gzip_(ctx: Context, args: list[str]) -> int:
     import gzip as _gz
 
     on, _, names = parse_options(
@@ -43,15 +44,15 @@ def gzip_(ctx, args):
     return status
 
 
-def gunzip(ctx, args):
+def gunzip(ctx: Context, args: list[str]) -> int:
     return gzip_(ctx, ["-d", *args])
 
 
-def zcat(ctx, args):
+def zcat(ctx: Context, args: list[str]) -> int:
     return gzip_(ctx, ["-dc", *args])
 
 
-def tar(ctx, args):
+def tar(ctx: Context, args: list[str]) -> int:
     import tarfile
 
     if args and not args[0].startswith("-"):
@@ -102,7 +103,7 @@ def tar(ctx, args):
     raise UsageError("you must specify one of the '-ctx' options")
 
 
-def zip_(ctx, args):
+def zip_(ctx: Context, args: list[str]) -> int:
     import zipfile
 
     on, _, names = parse_options(args, "rqj")
@@ -131,7 +132,7 @@ def zip_(ctx, args):
     return 0
 
 
-def unzip(ctx, args):
+def unzip(ctx: Context, args: list[str]) -> int:
     import zipfile
 
     on, vals, names = parse_options(args, "loqnp", with_value="d")

@@ -5,6 +5,9 @@ variables, arrays, `if`/`while`/`for`, `break`/`continue`, `print`, strings, `de
 `auto` and `return`, `length`, `scale`, `sqrt`, `quit`/`halt`; -l's scale of 20 and its
 functions s c a l e j (computed exactly, then truncated: bc's own series may differ in the
 last digit). Each line runs once it is read; an error drops the rest of its line.
+
+One module over 500 lines: the lexer, the parser and the evaluator are one small language, and
+its number rules (scale and truncation) run through all three.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import math
 import re
 from typing import Any
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError
 from cove_guest.text.inputs import decode, read_operand
 
@@ -422,7 +426,7 @@ class _Parser:
 
 
 class _Bc:
-    def __init__(self, ctx: Any, mathlib: bool):
+    def __init__(self, ctx: Context, mathlib: bool):
         self.ctx = ctx
         self.vars: dict[str, Num] = {}
         self.arrays: dict[str, dict[int, Num]] = {}
@@ -854,7 +858,7 @@ def _bessel(n: int, x: Any) -> Any:
     return total
 
 
-def bc(ctx: Any, args: list[str]) -> int:
+def bc(ctx: Context, args: list[str]) -> int:
     mathlib = False
     files = []
     for a in args:
@@ -886,7 +890,7 @@ def bc(ctx: Any, args: list[str]) -> int:
     return 0
 
 
-def _run_source(ctx: Any, machine: _Bc, src: str) -> None:
+def _run_source(ctx: Context, machine: _Bc, src: str) -> None:
     """Parse and run `src` a line at a time: each top-level line runs once complete; a syntax
     error or a runtime error drops the rest of that line."""
     parser = _Parser(_tokens(src))

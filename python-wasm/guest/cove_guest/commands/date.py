@@ -4,11 +4,13 @@ from TZ."""
 import datetime
 import os
 import re
+from collections.abc import Sequence
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
 
 
-def date(ctx, args):
+def date(ctx: Context, args: list[str]) -> int:
     utc = False
     fmt = when = ref = None
     args = list(args)
@@ -62,6 +64,7 @@ def date(ctx, args):
             raise ShellError(f"invalid date '{a}'")
         i += 1
     tz = date_zone(ctx, utc)
+    moment: datetime.datetime | None
     if ref is not None:
         try:
             moment = datetime.datetime.fromtimestamp(os.stat(ref).st_mtime, tz)
@@ -87,7 +90,7 @@ _DATE_ISO = {
 }
 
 
-def date_zone(ctx, utc):
+def date_zone(ctx: Context, utc: bool) -> datetime.tzinfo | None:
     """The zone date shows: UTC for -u or TZ=UTC (the sandbox's clock is UTC), a named TZ when
     the zone database has it, else the local zone."""
     name = ctx.env.get("TZ")
@@ -106,11 +109,11 @@ def date_zone(ctx, utc):
     return datetime.datetime.now().astimezone().tzinfo
 
 
-def _strftime(moment, fmt):
+def _strftime(moment: datetime.datetime, fmt: str) -> str:
     """strftime with GNU date's extensions: %N (nanoseconds), %s (epoch seconds), %:z, %P, and
     the padding flags `-`, `_` and `^`."""
 
-    def conv(m):
+    def conv(m: re.Match[str]) -> str:
         flag, spec = m.group(1), m.group(2)
         if spec == "%":
             return "%"
@@ -165,7 +168,7 @@ _DATE_TOKEN = re.compile(
 )
 
 
-def _date_word(word, table, full):
+def _date_word(word: str, table: Sequence[str], full: Sequence[str]) -> int | None:
     """The index of `word` in `table` (three-letter prefixes), or None."""
     w = word.rstrip(".")
     for k, short in enumerate(table):
@@ -174,7 +177,7 @@ def _date_word(word, table, full):
     return None
 
 
-def parse_date(text, tz):
+def parse_date(text: str, tz: datetime.tzinfo | None) -> datetime.datetime | None:
     """GNU date's -d: ISO dates and times, `@EPOCH`, month names, now/today/yesterday/tomorrow,
     relative items (`+3 days`, `2 weeks ago`, `next monday`, `last month`) on a base date.
     Returns an aware datetime, or None for what GNU would refuse."""
@@ -281,21 +284,21 @@ def parse_date(text, tz):
                 if not hms or not 1 <= hms[0] <= 12:
                     return None
                 hms[0] = hms[0] % 12 + (12 if w == "pm" else 0)
-            elif _date_unit(w) is not None:
-                field, mult = _UNITS[_date_unit(w)]
+            elif (unit := _date_unit(w)) is not None:
+                field, mult = _UNITS[unit]
                 n = 1 if ordinal is None else ordinal
                 rel[field] += n * mult
                 last_rel = (field, n * mult)
                 ordinal = None
-            elif _date_word(w, _WEEKDAYS, days_full) is not None:
+            elif (day_of_week := _date_word(w, _WEEKDAYS, days_full)) is not None:
                 if weekday is not None:
                     return None
-                weekday = (0 if ordinal is None else ordinal, _date_word(w, _WEEKDAYS, days_full))
+                weekday = (0 if ordinal is None else ordinal, day_of_week)
                 ordinal = None
-            elif _date_word(w, MONTHS, months_full) is not None:
+            elif (month_index := _date_word(w, MONTHS, months_full)) is not None:
                 if month_word is not None or ymd:
                     return None
-                month_word = _date_word(w, MONTHS, months_full) + 1
+                month_word = month_index + 1
             else:
                 return None
         k += 1
@@ -338,7 +341,7 @@ def parse_date(text, tz):
         return None
 
 
-def _date_unit(word):
+def _date_unit(word: str) -> str | None:
     """`days` / `day` / `min` / `secs`: the unit's name in _UNITS, or None."""
     for name in (word, word[:-1] if word.endswith("s") else None):
         if name in _UNITS:
@@ -346,7 +349,7 @@ def _date_unit(word):
     return None
 
 
-def _date_offset(text):
+def _date_offset(text: str) -> int | None:
     """`+1`, `-05`, `+0200`, `+02:00` as seconds east of UTC, or None."""
     m = re.fullmatch(r"([+-])(\d{1,2})(?::?(\d{2}))?", text)
     if not m:

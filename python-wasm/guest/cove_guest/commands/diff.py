@@ -4,13 +4,15 @@ import datetime
 import difflib
 import os
 import re
+from collections.abc import Sequence
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import UsageError, os_message
 from cove_guest.text.inputs import decode, read_operand
 from cove_guest.text.options import parse_count, parse_options
 
 
-def diff(ctx, args):
+def diff(ctx: Context, args: list[str]) -> int:
     labels, rest, switches = [], [], []
     i = 0
     while i < len(args):
@@ -77,7 +79,11 @@ def diff(ctx, args):
     return run.status
 
 
-def _diff_join(d, name):
+# difflib's opcodes: (tag, i1, i2, j1, j2).
+_Opcode = tuple[str, int, int, int, int]
+
+
+def _diff_join(d: str, name: str) -> str:
     return d + name if d.endswith("/") else d + "/" + name
 
 
@@ -85,11 +91,13 @@ class _Diff:
     """One diff run: files, directories (recursively with -r), in normal, unified or brief form;
     status 0 (same), 1 (different), 2 (trouble)."""
 
-    def __init__(self, ctx, on, context, labels, header):
+    def __init__(
+        self, ctx: Context, on: set[str], context: int, labels: list[str], header: str
+    ) -> None:
         self.ctx, self.on, self.context, self.labels, self.header = ctx, on, context, labels, header
         self.status = 0
 
-    def read(self, name):
+    def read(self, name: str | None) -> bytes | None:
         if name is None:
             return b""
         try:
@@ -99,14 +107,16 @@ class _Diff:
             self.status = 2
             return None
 
-    def key(self, line):
+    def key(self, line: str) -> str:
         if "w" in self.on:
             line = re.sub(r"\s+", "", line)
         elif "b" in self.on:
             line = re.sub(r"[ \t]+", " ", line).rstrip(" \t\n") + "\n"
         return line.lower() if "i" in self.on else line
 
-    def files(self, a, b, in_dir=False, a_exists=True, b_exists=True):
+    def files(
+        self, a: str, b: str, in_dir: bool = False, a_exists: bool = True, b_exists: bool = True
+    ) -> None:
         left = self.read(a if a_exists else None)
         right = self.read(b if b_exists else None)
         if left is None or right is None:
@@ -144,10 +154,10 @@ class _Diff:
         else:
             self.normal(lt, rt, changed)
 
-    def normal(self, lt, rt, ops):
+    def normal(self, lt: list[str], rt: list[str], ops: Sequence[_Opcode]) -> None:
         out = self.ctx.out
 
-        def rng(lo, hi):
+        def rng(lo: int, hi: int) -> str:
             return f"{lo + 1}" if hi - lo == 1 else f"{lo + 1},{hi}"
 
         for tag, i1, i2, j1, j2 in ops:
@@ -164,7 +174,7 @@ class _Diff:
             for line in rt[j1:j2]:
                 out.write("> " + _diff_eol(line))
 
-    def unified(self, a, b, lt, rt, ops):
+    def unified(self, a: str, b: str, lt: list[str], rt: list[str], ops: Sequence[_Opcode]) -> None:
         out = self.ctx.out
         heads = [
             self.labels[k] if k < len(self.labels) else f"{name}\t{_diff_stamp(name)}"
@@ -195,7 +205,7 @@ class _Diff:
             for line in lt[i:i2]:
                 out.write(" " + _diff_eol(line))
 
-    def dirs(self, a, b, top=False):
+    def dirs(self, a: str, b: str, top: bool = False) -> None:
         try:
             left, right = set(os.listdir(a)), set(os.listdir(b))
         except OSError as exc:
@@ -230,7 +240,7 @@ class _Diff:
             else:
                 self.files(pa, pb, True)
 
-    def dirs_one_sided(self, pa, pb, in_left):
+    def dirs_one_sided(self, pa: str, pb: str, in_left: bool) -> None:
         if "r" not in self.on:
             self.ctx.out.write(
                 f"Only in {os.path.dirname(pa if in_left else pb)}: {os.path.basename(pa)}\n"
@@ -246,18 +256,18 @@ class _Diff:
                 self.files(sa, sb, True, in_left, not in_left)
 
 
-def _diff_eol(line):
+def _diff_eol(line: str) -> str:
     return line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
 
 
-def _diff_urange(start, stop):
+def _diff_urange(start: int, stop: int) -> str:
     length = stop - start
     if length == 1:
         return f"{start + 1}"
     return f"{start if not length else start + 1},{length}"
 
 
-def _diff_stamp(name):
+def _diff_stamp(name: str) -> str:
     if name == "-":
         return datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S.%f000 %z")
     st = os.stat(name)
@@ -269,7 +279,7 @@ def _diff_stamp(name):
     )
 
 
-def cmp(ctx, args):
+def cmp(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(args, "sl")
     a, b = names[:2]
     try:

@@ -3,12 +3,16 @@
 import base64 as _b64
 import hashlib
 
+from cove_guest.shell.builtins import Command
+from cove_guest.shell.io import Context
 from cove_guest.text.inputs import read_inputs
 from cove_guest.text.options import parse_options
 
 
-def hashsum(algo):
-    def run(ctx, args):
+def hashsum(algo: str) -> Command:
+    """`md5sum`, `sha1sum`, `sha256sum`: the digest `algo` of each operand."""
+
+    def run(ctx: Context, args: list[str]) -> int:
         _on, _, names = parse_options(args, "cb", long_map={"check": "c"})
         data, status = read_inputs(ctx, names, f"{algo}sum")
         for name, blob in data:
@@ -18,7 +22,7 @@ def hashsum(algo):
     return run
 
 
-def base64(ctx, args):
+def base64(ctx: Context, args: list[str]) -> int:
     on, vals, names = parse_options(
         args, "di", with_value="w", long_map={"decode": "d", "wrap": "w"}
     )

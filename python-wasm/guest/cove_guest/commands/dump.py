@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
 from cove_guest.text.inputs import read_operand
 from cove_guest.text.options import getopt
 
 
-def _read_all(ctx: Any, cmd: str, names: list[str]) -> tuple[bytes, int]:
+def _read_all(ctx: Context, cmd: str, names: list[str]) -> tuple[bytes, int]:
     blobs, status = [], 0
     for name in names or ["-"]:
         try:
@@ -119,7 +119,7 @@ def _od_item(kind: str, size: int, chunk: bytes) -> str:
     return str(value)
 
 
-def od(ctx: Any, args: list[str]) -> int:
+def od(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "A:j:N:t:vw::abcdiloxs",
@@ -202,7 +202,7 @@ def od(ctx: Any, args: list[str]) -> int:
 # ------------------------------------------------------------------------------------- xxd
 
 
-def xxd(ctx: Any, args: list[str]) -> int:
+def xxd(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(args, "c:g:l:s:pui", {"ps": ("p", 0), "plain": ("p", 0)})
     cols, group, length, seek, plain, upper = None, None, None, 0, False, False
     for key, val in opts:
@@ -255,7 +255,7 @@ def xxd(ctx: Any, args: list[str]) -> int:
 # --------------------------------------------------------------------------------- hexdump
 
 
-def hexdump(ctx: Any, args: list[str]) -> int:
+def hexdump(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(args, "Cn:s:vbcdox", {"canonical": ("C", 0)})
     canonical, length, skip, verbose = False, None, 0, False
     for key, val in opts:
@@ -305,7 +305,7 @@ def hexdump(ctx: Any, args: list[str]) -> int:
 # ------------------------------------------------------------------------------------ strings
 
 
-def strings(ctx: Any, args: list[str]) -> int:
+def strings(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(args, "n:at:", {"bytes": ("n", 1), "all": ("a", 0), "radix": ("t", 1)})
     least, radix = 4, None
     for key, val in opts:

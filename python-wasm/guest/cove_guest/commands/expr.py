@@ -1,12 +1,14 @@
 """expr: arithmetic, comparisons, string operations and `:` matching."""
 
 import re
+from typing import Any
 
+from cove_guest.shell.io import Context
 from cove_guest.text.patterns import bre_to_re
 
 
-def expr(ctx, args):
-    def value(tok):
+def expr(ctx: Context, args: list[str]) -> int:
+    def value(tok: str) -> int | str:
         return int(tok) if re.fullmatch(r"-?\d+", tok) else tok
 
     toks = list(args)
@@ -19,7 +21,11 @@ def expr(ctx, args):
     return 1 if result in (0, "", "0") else 0
 
 
-def _expr_or(t):
+# An expression's value: an integer, or a string (expr's own coercion decides, per operator).
+Value = int | str
+
+
+def _expr_or(t: list[str]) -> Value:
     left = _expr_and(t)
     while t and t[0] == "|":
         t.pop(0)
@@ -28,7 +34,7 @@ def _expr_or(t):
     return left
 
 
-def _expr_and(t):
+def _expr_and(t: list[str]) -> Value:
     left = _expr_cmp(t)
     while t and t[0] == "&":
         t.pop(0)
@@ -37,12 +43,13 @@ def _expr_and(t):
     return left
 
 
-def _expr_cmp(t):
+def _expr_cmp(t: list[str]) -> Value:
     left = _expr_add(t)
     while t and t[0] in ("=", "!=", "<", ">", "<=", ">="):
         op = t.pop(0)
         right = _expr_add(t)
-        a, b = left, right
+        a: Any = left
+        b: Any = right
         if not (isinstance(a, int) and isinstance(b, int)):
             a, b = str(a), str(b)
         left = int(
@@ -51,7 +58,7 @@ def _expr_cmp(t):
     return left
 
 
-def _expr_add(t):
+def _expr_add(t: list[str]) -> Value:
     left = _expr_mul(t)
     while t and t[0] in ("+", "-"):
         op = t.pop(0)
@@ -60,7 +67,7 @@ def _expr_add(t):
     return left
 
 
-def _expr_mul(t):
+def _expr_mul(t: list[str]) -> Value:
     left = _expr_atom(t)
     while t and t[0] in ("*", "/", "%"):
         op = t.pop(0)
@@ -75,7 +82,7 @@ def _expr_mul(t):
     return left
 
 
-def _expr_atom(t):
+def _expr_atom(t: list[str]) -> Value:
     tok = t.pop(0)
     if tok == "(":
         v = _expr_or(t)

@@ -1,5 +1,9 @@
 """File commands: ls, mkdir, rm, rmdir, cp, mv, touch, ln, chmod, basename,
-dirname, realpath, readlink, du, df, stat."""
+dirname, realpath, readlink, du, df, stat, mktemp, truncate, split.
+
+Over 500 lines as a list of independent commands (a function each, with its helpers beside
+it) that share their error wording (`_cannot`) and `ls`-style sizes and modes.
+"""
 
 import datetime
 import fnmatch
@@ -9,9 +13,9 @@ import secrets
 import shutil
 import stat as _stat
 import time
-from typing import Any
 
 from cove_guest.commands.date import date_zone, parse_date
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
 from cove_guest.text.inputs import read_operand
 from cove_guest.text.options import getopt, parse_options
@@ -41,13 +45,20 @@ def _q(name: str) -> str:
     return f'"{name}"' if "'" in name else f"'{name}'"
 
 
-def _mode_string(st):
+def _cannot(ctx: Context, what: str, exc: OSError, *, write: bool = True) -> int:
+    """Report a failed file operation as coreutils does (`rm: cannot remove 'x': Permission
+    denied`); returns the status, 1."""
+    ctx.err.write(f"{what}: {os_message(exc, write=write)}\n")
+    return 1
+
+
+def _mode_string(st: os.stat_result) -> str:
     kind = "d" if _stat.S_ISDIR(st.st_mode) else "l" if _stat.S_ISLNK(st.st_mode) else "-"
     perms = "rwxr-xr-x" if kind == "d" else "rw-r--r--"
     return kind + perms
 
 
-def ls(ctx, args):
+def ls(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(
         args,
         "laA1RhtSrdFp",
@@ -97,12 +108,12 @@ def ls(ctx, args):
     return status
 
 
-def _ls_args(on, path):
+def _ls_args(on: set[str], path: str) -> list[str]:
     flags = "".join(sorted(on))
     return [f"-{flags}", path]
 
 
-def _blocks(path):
+def _blocks(path: str) -> int:
     try:
         st = os.lstat(path)
         return (st.st_size + 1023) // 1024 * 1 if not _stat.S_ISDIR(st.st_mode) else 4
@@ -110,17 +121,23 @@ def _blocks(path):
         return 0
 
 
-def _ls_sorted(d, entries, on):
-    def st(e):
+def _ls_sorted(d: str, entries: list[str], on: set[str]) -> list[str]:
+    def mtime(e: str) -> int:
         try:
-            return os.lstat(os.path.join(d, e))
+            return os.lstat(os.path.join(d, e)).st_mtime_ns
         except OSError:
-            return None
+            return 0
+
+    def size(e: str) -> int:
+        try:
+            return os.lstat(os.path.join(d, e)).st_size
+        except OSError:
+            return 0
 
     if "t" in on:
-        entries = sorted(entries, key=lambda e: (-(st(e).st_mtime_ns if st(e) else 0), e))
+        entries = sorted(entries, key=lambda e: (-mtime(e), e))
     elif "S" in on:
-        entries = sorted(entries, key=lambda e: (-(st(e).st_size if st(e) else 0), e))
+        entries = sorted(entries, key=lambda e: (-size(e), e))
     else:
         entries = sorted(entries, key=_ls_key)
     if "r" in on:
@@ -128,12 +145,14 @@ def _ls_sorted(d, entries, on):
     return entries
 
 
-def _ls_key(name):
+def _ls_key(name: str) -> str:
     # GNU ls in the C.UTF-8 locale sorts by bytes.
     return name
 
 
-def _ls_entries(ctx, entries, on, d, one_per_line, direct=False):
+def _ls_entries(
+    ctx: Context, entries: list[str], on: set[str], d: str, one_per_line: bool, direct: bool = False
+) -> None:
     if direct:
         entries = _ls_sorted(".", entries, on)
     for e in entries:
@@ -159,7 +178,7 @@ def _ls_entries(ctx, entries, on, d, one_per_line, direct=False):
             ctx.out.write(f"{e}{suffix}\n")
 
 
-def mkdir(ctx, args):
+def mkdir(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(args, "pv", with_value="m", long_map={"parents": "p"})
     if not names:
         raise UsageError("missing operand")
@@ -178,21 +197,12 @@ def mkdir(ctx, args):
                 os.mkdir(name)
                 if "v" in on:
                     ctx.out.write(f"mkdir: created directory {_q(name)}\n")
-        except FileExistsError:
-            ctx.err.write(f"mkdir: cannot create directory '{name}': File exists\n")
-            status = 1
-        except FileNotFoundError:
-            ctx.err.write(f"mkdir: cannot create directory '{name}': No such file or directory\n")
-            status = 1
         except OSError as exc:
-            ctx.err.write(
-                f"mkdir: cannot create directory '{name}': {os_message(exc, write=True)}\n"
-            )
-            status = 1
+            status = _cannot(ctx, f"mkdir: cannot create directory '{name}'", exc)
     return status
 
 
-def rm(ctx, args):
+def rm(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(args, "rRfvid", long_map={"recursive": "r", "force": "f"})
     if not names and "f" not in on:
         raise UsageError("missing operand")
@@ -217,17 +227,13 @@ def rm(ctx, args):
                 os.remove(name)
                 if "v" in on:
                     ctx.out.write(f"removed {_q(name)}\n")
-        except FileNotFoundError:
-            if "f" not in on:
-                ctx.err.write(f"rm: cannot remove '{name}': No such file or directory\n")
-                status = 1
         except OSError as exc:
-            ctx.err.write(f"rm: cannot remove '{name}': {os_message(exc, write=True)}\n")
-            status = 1
+            if not (isinstance(exc, FileNotFoundError) and "f" in on):
+                status = _cannot(ctx, f"rm: cannot remove '{name}'", exc)
     return status
 
 
-def _remove_tree(ctx, path):
+def _remove_tree(ctx: Context, path: str) -> None:
     """rm -rv: each entry removed and said so, the directory after its entries."""
     for entry in os.listdir(path):
         sub = os.path.join(path, entry)
@@ -240,7 +246,7 @@ def _remove_tree(ctx, path):
     ctx.out.write(f"removed directory {_q(path)}\n")
 
 
-def rmdir(ctx, args):
+def rmdir(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(args, "pv", long_map={"parents": "p", "verbose": "v"})
     if not names:
         raise UsageError("missing operand")
@@ -258,12 +264,11 @@ def rmdir(ctx, args):
                     os.rmdir(parent)
                     parent = os.path.dirname(parent)
         except OSError as exc:
-            ctx.err.write(f"rmdir: failed to remove '{name}': {os_message(exc, write=True)}\n")
-            status = 1
+            status = _cannot(ctx, f"rmdir: failed to remove '{name}'", exc)
     return status
 
 
-def _targets(ctx, cmd, names):
+def _targets(ctx: Context, cmd: str, names: list[str]) -> list[tuple[str, str]] | None:
     """(source, target) pairs for cp/mv operands, or None after reporting a usage problem."""
     if len(names) < 2:
         raise UsageError(
@@ -282,7 +287,7 @@ def _targets(ctx, cmd, names):
     ]
 
 
-def cp(ctx, args):
+def cp(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(args, "rRapfnvuT", long_map={"recursive": "r"})
     pairs = _targets(ctx, "cp", names)
     if pairs is None:
@@ -305,18 +310,14 @@ def cp(ctx, args):
                     shutil.copystat(src, target)
                 if "v" in on:
                     ctx.out.write(f"{_q(src)} -> {_q(target)}\n")
-        except FileNotFoundError:
-            ctx.err.write(f"cp: cannot stat '{src}': No such file or directory\n")
-            status = 1
+        except FileNotFoundError as exc:
+            status = _cannot(ctx, f"cp: cannot stat '{src}'", exc)
         except OSError as exc:
-            ctx.err.write(
-                f"cp: cannot create regular file '{target}': {os_message(exc, write=True)}\n"
-            )
-            status = 1
+            status = _cannot(ctx, f"cp: cannot create regular file '{target}'", exc)
     return status
 
 
-def _copy_tree(ctx, src, target):
+def _copy_tree(ctx: Context, src: str, target: str) -> None:
     """cp -rv: each entry copied and said so, the directory before its entries."""
     os.makedirs(target, exist_ok=True)
     ctx.out.write(f"{_q(src)} -> {_q(target)}\n")
@@ -332,7 +333,7 @@ def _copy_tree(ctx, src, target):
             ctx.out.write(f"{_q(a)} -> {_q(b)}\n")
 
 
-def mv(ctx, args):
+def mv(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(args, "fnvuiT")
     pairs = _targets(ctx, "mv", names)
     if pairs is None:
@@ -344,16 +345,14 @@ def mv(ctx, args):
                 os.replace(src, target)
                 if "v" in on:
                     ctx.out.write(f"renamed {_q(src)} -> {_q(target)}\n")
-        except FileNotFoundError:
-            ctx.err.write(f"mv: cannot stat '{src}': No such file or directory\n")
-            status = 1
+        except FileNotFoundError as exc:
+            status = _cannot(ctx, f"mv: cannot stat '{src}'", exc)
         except OSError as exc:
-            ctx.err.write(f"mv: cannot move '{src}' to '{target}': {os_message(exc, write=True)}\n")
-            status = 1
+            status = _cannot(ctx, f"mv: cannot move '{src}' to '{target}'", exc)
     return status
 
 
-def touch(ctx, args):
+def touch(ctx: Context, args: list[str]) -> int:
     on, vals, names = parse_options(
         args, "acm", with_value="dtr", long_map={"date": "d", "reference": "r", "no-create": "c"}
     )
@@ -405,12 +404,11 @@ def touch(ctx, args):
                     name, (st.st_atime if "m" in on else stamp, st.st_mtime if "a" in on else stamp)
                 )
         except OSError as exc:
-            ctx.err.write(f"touch: cannot touch '{name}': {os_message(exc, write=True)}\n")
-            status = 1
+            status = _cannot(ctx, f"touch: cannot touch '{name}'", exc)
     return status
 
 
-def ln(ctx, args):
+def ln(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(args, "sfnvT")
     if len(names) < 2:
         raise UsageError("missing file operand")
@@ -427,12 +425,11 @@ def ln(ctx, args):
         if "v" in on:
             ctx.out.write(f"{_q(dest)} -> {_q(src)}\n")
     except OSError as exc:
-        ctx.err.write(f"ln: failed to create link '{dest}': {os_message(exc, write=True)}\n")
-        return 1
+        return _cannot(ctx, f"ln: failed to create link '{dest}'", exc)
     return 0
 
 
-def chmod(ctx, args):
+def chmod(ctx: Context, args: list[str]) -> int:
     names = [a for a in args if not a.startswith("-")][1:]
     for name in names:
         if not os.path.exists(name):
@@ -441,7 +438,7 @@ def chmod(ctx, args):
     return 0
 
 
-def basename(ctx, args):
+def basename(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(args, "as:z", {"multiple": ("a", 0), "suffix": ("s", 1), "zero": ("z", 0)})
     on = {key for key, _ in opts}
     suffix = next((val or "" for key, val in reversed(opts) if key == "s"), "")
@@ -461,7 +458,7 @@ def basename(ctx, args):
     return 0
 
 
-def dirname(ctx, args):
+def dirname(ctx: Context, args: list[str]) -> int:
     if not args:
         raise UsageError("missing operand")
     for name in args:
@@ -489,7 +486,7 @@ def _resolve(name: str, mode: str, physical: bool = True) -> str | None:
     return resolved if os.path.exists(resolved) or os.path.isdir(parent) else None
 
 
-def realpath(ctx, args):
+def realpath(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "emLPqsz",
@@ -544,7 +541,7 @@ def realpath(ctx, args):
     return status
 
 
-def readlink(ctx, args):
+def readlink(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "efmnqsvz",
@@ -606,7 +603,7 @@ def _disk_usage(st: os.stat_result) -> int:
     return -(-st.st_size // 4096) * 4096
 
 
-def du(ctx, args):
+def du(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "0abcd:hHklmsxB:LPS",
@@ -689,8 +686,7 @@ def du(ctx, args):
         try:
             st = os.stat(path) if follow else os.lstat(path)
         except OSError as exc:
-            ctx.err.write(f"du: cannot access '{path}': {os_message(exc)}\n")
-            status = 1
+            status = _cannot(ctx, f"du: cannot access '{path}'", exc, write=False)
             return -1, False
         is_dir = _stat.S_ISDIR(st.st_mode)
         if st.st_ino and (hash_all or (not is_dir and st.st_nlink > 1)):
@@ -702,8 +698,7 @@ def du(ctx, args):
             try:
                 entries = os.listdir(path)  # readdir order, as GNU's fts walks
             except OSError as exc:
-                ctx.err.write(f"du: cannot read directory '{path}': {os_message(exc)}\n")
-                status = 1
+                status = _cannot(ctx, f"du: cannot read directory '{path}'", exc, write=False)
                 entries = []
             for e in entries:
                 sub = path + e if path.endswith("/") else f"{path}/{e}"
@@ -725,7 +720,7 @@ def du(ctx, args):
     return status
 
 
-def df(ctx, args):
+def df(ctx: Context, args: list[str]) -> int:
     ctx.out.write(
         "Filesystem     1K-blocks  Used Available Use% Mounted on\n"
         "workspace              -     -         -    - /workspace\n"
@@ -733,7 +728,7 @@ def df(ctx, args):
     return 0
 
 
-def stat(ctx, args):
+def stat(ctx: Context, args: list[str]) -> int:
     _on, vals, names = parse_options(args, "Lt", with_value="cf", long_map={"format": "c"})
     status = 0
     for name in names:
@@ -776,7 +771,7 @@ def stat(ctx, args):
     return status
 
 
-def mktemp(ctx: Any, args: list[str]) -> int:
+def mktemp(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "dp:qtu",
@@ -858,7 +853,7 @@ def _size_spec(spec: str) -> int:
     return n
 
 
-def truncate(ctx: Any, args: list[str]) -> int:
+def truncate(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "cor:s:",
@@ -906,12 +901,11 @@ def truncate(ctx: Any, args: list[str]) -> int:
             with open(name, "ab") as f:
                 f.truncate(new)
         except OSError as exc:
-            ctx.err.write(f"truncate: cannot open '{name}' for writing: {os_message(exc, True)}\n")
-            status = 1
+            status = _cannot(ctx, f"truncate: cannot open '{name}' for writing", exc)
     return status
 
 
-def split(ctx: Any, args: list[str]) -> int:
+def split(ctx: Context, args: list[str]) -> int:
     args = [("-l" + a[1:]) if re.fullmatch(r"-\d+", a) else a for a in args]
     opts, names = getopt(
         args,

@@ -7,12 +7,13 @@ import re
 import time
 from typing import Literal
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import UsageError, os_message
 from cove_guest.text.inputs import decode
 from cove_guest.text.options import parse_options
 
 
-def file(ctx, args):
+def file(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(
         args, "bLiEk", long_map={"brief": "b", "mime": "i", "mime-type": "T", "dereference": "L"}
     )
@@ -41,7 +42,11 @@ _FILE_SCRIPTS = {
 }
 
 
-def _file_kind(name, follow=False):
+# (description, mime type), as `file` and `file -i` print them.
+_Kind = tuple[str, str]
+
+
+def _file_kind(name: str, follow: bool = False) -> _Kind:
     """(description, mime type) as GNU file 5.44 reports them for the common kinds."""
     try:
         if os.path.islink(name) and not follow:
@@ -60,7 +65,7 @@ def _file_kind(name, follow=False):
     return _file_text(data)
 
 
-def _file_binary(data, name):
+def _file_binary(data: bytes, name: str) -> _Kind | None:
     be = int.from_bytes
     if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
         w, h, depth, color, interlace = (
@@ -164,7 +169,7 @@ def _file_binary(data, name):
     return None
 
 
-def _file_elf_linking(data, wide, order):
+def _file_elf_linking(data: bytes, wide: bool, order: Literal["little", "big"]) -> str:
     """From the program headers: "dynamically linked, interpreter X", "dynamically linked",
     "statically linked"."""
     be = int.from_bytes
@@ -192,7 +197,7 @@ def _file_elf_linking(data, wide, order):
     return "dynamically linked" if dynamic else "statically linked"
 
 
-def _file_jpeg(data):
+def _file_jpeg(data: bytes) -> str:
     parts = ["JPEG image data"]
     if data[6:11] == b"JFIF\x00" and len(data) >= 18:
         units = {0: "aspect ratio", 1: "resolution (DPI)", 2: "resolution (DPCM)"}.get(data[13], "")
@@ -218,7 +223,7 @@ def _file_jpeg(data):
     return ", ".join(p for p in parts if p)
 
 
-def _file_zip(data):
+def _file_zip(data: bytes) -> _Kind:
     import io as command_io
     import zipfile
 
@@ -259,7 +264,7 @@ def _file_zip(data):
     ), "application/zip; charset=binary"
 
 
-def _file_gzip(data):
+def _file_gzip(data: bytes) -> str:
     parts = ["gzip compressed data"]
     flags, mtime, xfl, os_byte = data[3], int.from_bytes(data[4:8], "little"), data[8], data[9]
     if flags & 8:
@@ -277,7 +282,7 @@ def _file_gzip(data):
     return ", ".join(parts)
 
 
-def _file_text(data):
+def _file_text(data: bytes) -> _Kind:
     enc, mime_charset, text = None, None, None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         endian = "little" if data[:2] == b"\xff\xfe" else "big"
@@ -349,7 +354,7 @@ def _file_text(data):
     return desc, f"{mime}; charset={mime_charset}"
 
 
-def _file_json(text):
+def _file_json(text: str) -> bool:
     try:
         json.loads(text)
     except ValueError:
@@ -357,7 +362,7 @@ def _file_json(text):
     return True
 
 
-def _file_csv(text):
+def _file_csv(text: str) -> bool:
     """libmagic's test: at least three lines with the same number (two or more) of fields."""
     lines = [x for x in text.splitlines()[:10] if x]
     counts = {x.count(",") for x in lines}

@@ -4,15 +4,16 @@ the commands that run other commands through the shell."""
 import os
 import re
 import time
+from collections.abc import Callable
 
-from cove_guest.shell.io import IO, command_io
+from cove_guest.shell.io import IO, Context, command_io
 from cove_guest.text.errors import ShellError, UsageError, os_message
 from cove_guest.text.inputs import decode, read_operand, walk_tree
 from cove_guest.text.options import getopt
 from cove_guest.text.patterns import bre_to_re, fnmatch
 
 
-def find(ctx, args):
+def find(ctx: Context, args: list[str]) -> int:
     paths = []
     i = 0
     while i < len(args) and not args[i].startswith(("-", "(", "!")):
@@ -38,25 +39,42 @@ def find(ctx, args):
     return 1 if status or state.failed else 0
 
 
+# A test or an action of find's expression, over one path.
+Predicate = Callable[[str], bool]
+
+
+def _either(a: Predicate, b: Predicate) -> Predicate:
+    return lambda p: a(p) or b(p)
+
+
+def _both(a: Predicate, b: Predicate) -> Predicate:
+    return lambda p: a(p) and b(p)
+
+
+def _then(a: Predicate, b: Predicate) -> Predicate:
+    """`a , b`: both run, the value is b's."""
+    return lambda p: (a(p), b(p))[1]
+
+
 class _FindState:
     """What find's predicates share during one run: the context, the start time, whether the
     current path is pruned, the pending `-exec … +` batches, and whether an action failed."""
 
-    def __init__(self, ctx):
+    def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.now = time.time()
         self.prune = False
-        self.flushers = []
+        self.flushers: list[Callable[[], None]] = []
         self.failed = False
 
 
-def _find_age(spec, unit, state, stamp):
+def _find_age(spec: str, unit: int, state: _FindState, stamp: Callable[[str], float]) -> Predicate:
     m = re.fullmatch(r"([+-]?)(\d+)", spec)
     if not m:
         raise UsageError(f"invalid argument `{spec}'")
     sign, n = m.group(1), int(m.group(2))
 
-    def t(p):
+    def t(p: str) -> bool:
         try:
             age = int((state.now - stamp(p)) // unit)
         except OSError:
@@ -66,15 +84,15 @@ def _find_age(spec, unit, state, stamp):
     return t
 
 
-def _find_exec(cmd, batch, in_dir, state):
+def _find_exec(cmd: list[str], batch: bool, in_dir: bool, state: _FindState) -> Predicate:
     """`-exec CMD {} ;` (a test: true when CMD succeeds) or `-exec CMD {} +` (always true; CMD
     runs once at the end with every path, and a failure makes find's status 1)."""
     ctx = state.ctx
 
-    def argv_for(p):
+    def argv_for(p: str) -> list[str]:
         return [p if a == "{}" else a.replace("{}", p) for a in cmd]
 
-    def call(argv, cwd=None):
+    def call(argv: list[str], cwd: str | None = None) -> int:
         old = os.getcwd() if cwd else None
         try:
             if cwd:
@@ -84,12 +102,12 @@ def _find_exec(cmd, batch, in_dir, state):
             if old:
                 os.chdir(old)
 
-    def local(p):
+    def local(p: str) -> tuple[str, str]:
         return os.path.dirname(p) or ".", "./" + os.path.basename(p)
 
     if not batch:
 
-        def run(p):
+        def run(p: str) -> bool:
             if in_dir:
                 cwd, name = local(p)
                 return call(argv_for(name), cwd) == 0
@@ -98,7 +116,7 @@ def _find_exec(cmd, batch, in_dir, state):
         return run
     pending: list[str] = []
 
-    def flush():
+    def flush() -> None:
         if not pending:
             return
         at = cmd.index("{}")
@@ -114,49 +132,50 @@ def _find_exec(cmd, batch, in_dir, state):
 
     state.flushers.append(flush)
 
-    def collect(p):
+    def collect(p: str) -> bool:
         pending.append(p)
         return True
 
     return collect
 
 
-def _find_parse(expr, state):
+def _find_parse(expr: list[str], state: _FindState) -> tuple[Predicate, int | None, int, bool]:
     """The expression as one predicate over paths (actions are predicates with effects), the
     depth limits, and whether it contains an action (if not, bash's implicit -print)."""
-    maxdepth, mindepth = None, 0
+    maxdepth: int | None = None
+    mindepth = 0
     acted = False
     tokens = list(expr)
     ctx = state.ctx
 
-    def parse_or(i):
+    def parse_or(i: int) -> tuple[Predicate, int]:
         left, i = parse_and(i)
         while i < len(tokens) and tokens[i] in ("-o", "-or"):
             right, i = parse_and(i + 1)
-            left = (lambda a, b: lambda p: a(p) or b(p))(left, right)
+            left = _either(left, right)
         return left, i
 
-    def parse_and(i):
+    def parse_and(i: int) -> tuple[Predicate, int]:
         left, i = parse_not(i)
         while i < len(tokens) and tokens[i] not in ("-o", "-or", ")", ","):
             if tokens[i] in ("-a", "-and"):
                 i += 1
             right, i = parse_not(i)
-            left = (lambda a, b: lambda p: a(p) and b(p))(left, right)
+            left = _both(left, right)
         return left, i
 
-    def parse_not(i):
+    def parse_not(i: int) -> tuple[Predicate, int]:
         if i < len(tokens) and tokens[i] in ("!", "-not"):
             inner, i = parse_not(i + 1)
             return (lambda p: not inner(p)), i
         return parse_primary(i)
 
-    def arg(i):
+    def arg(i: int) -> str:
         if i + 1 >= len(tokens):
             raise UsageError(f"missing argument to `{tokens[i]}'")
         return tokens[i + 1]
 
-    def parse_primary(i):
+    def parse_primary(i: int) -> tuple[Predicate, int]:
         nonlocal maxdepth, mindepth, acted
         if i >= len(tokens):
             raise UsageError("expected an expression after `" + (tokens[i - 1] if i else "") + "'")
@@ -174,7 +193,7 @@ def _find_parse(expr, state):
             fold = tok in ("-iname", "-ipath")
             whole = tok in ("-path", "-ipath", "-wholename")
 
-            def t(p, pat=pat):
+            def t(p: str, pat: str = pat) -> bool:
                 subject = p if whole else os.path.basename(p.rstrip("/")) or p
                 return fnmatch(subject.lower() if fold else subject, pat.lower() if fold else pat)
 
@@ -208,7 +227,7 @@ def _find_parse(expr, state):
             mult = {"c": 1, "k": 1024, "M": 1024**2, "G": 1024**3, "b": 512, "": 512}[unit]
             n = int(num)
 
-            def t(p):  # type: ignore[misc]  # another local predicate, not a variant of -name's
+            def t_size(p: str) -> bool:
                 if os.path.isdir(p) or not os.path.exists(p):
                     size = 4096 if os.path.isdir(p) else 0
                 else:
@@ -216,7 +235,7 @@ def _find_parse(expr, state):
                 units = -(-size // mult)
                 return units > n if sign == "+" else units < n if sign == "-" else units == n
 
-            return t, i + 2
+            return t_size, i + 2
         if tok in ("-newer", "-anewer", "-cnewer"):
             try:
                 ref = os.stat(arg(i)).st_mtime
@@ -238,7 +257,7 @@ def _find_parse(expr, state):
             return (lambda p, v=tok == "-true": v), i + 1
         if tok == "-prune":
 
-            def prune(p):
+            def prune(p: str) -> bool:
                 state.prune = True
                 return True
 
@@ -248,11 +267,16 @@ def _find_parse(expr, state):
         if tok in ("-print", "-print0"):
             acted = True
             end = "\n" if tok == "-print" else "\0"
-            return (lambda p: ctx.out.write(p + end) or True), i + 1
+
+            def show(p: str) -> bool:
+                ctx.out.write(p + end)
+                return True
+
+            return show, i + 1
         if tok == "-delete":
             acted = True
 
-            def delete(p):
+            def delete(p: str) -> bool:
                 try:
                     if os.path.isdir(p) and not os.path.islink(p):
                         os.rmdir(p)
@@ -268,7 +292,7 @@ def _find_parse(expr, state):
         if tok in ("-exec", "-execdir", "-ok", "-okdir"):
             acted = True
             j = i + 1
-            cmd = []
+            cmd: list[str] = []
             while j < len(tokens) and tokens[j] not in (";", "+"):
                 cmd.append(tokens[j])
                 j += 1
@@ -285,7 +309,7 @@ def _find_parse(expr, state):
     test, i = parse_or(0)
     while i < len(tokens) and tokens[i] == ",":
         right, i = parse_or(i + 1)
-        test = (lambda a, b: lambda p: (a(p), b(p))[1])(test, right)
+        test = _then(test, right)
     if i != len(tokens):
         if tokens[i] == ")":
             raise UsageError("invalid expression; you have too many ')'")
@@ -293,7 +317,7 @@ def _find_parse(expr, state):
     return test, maxdepth, mindepth, acted
 
 
-def xargs(ctx, args):
+def xargs(ctx: Context, args: list[str]) -> int:
     opts, cmd = getopt(
         args,
         "+0a:d:E:e::I:i::L:l::n:P:prs:tx",
@@ -363,9 +387,10 @@ def xargs(ctx, args):
     elif replace is not None:
         groups = [[line.lstrip(" \t")] for line in data.split("\n") if line.strip(" \t")]
     else:
-        groups = _xargs_lines(ctx, data, eof)
-        if groups is None:
+        by_line = _xargs_lines(ctx, data, eof)
+        if by_line is None:
             return 1
+        groups = by_line
         if not max_lines:
             groups = [[item for line in groups for item in line]] if groups else []
     # the runs: -I one per line, -L N lines, -n N arguments, else all at once
@@ -398,7 +423,7 @@ def xargs(ctx, args):
     return status
 
 
-def _xargs_delimiter(spec):
+def _xargs_delimiter(spec: str) -> str:
     """-d's delimiter: one character, or an escape (`\\n`, `\\t`, `\\0`, octal, `\\xHH`)."""
     if len(spec) == 1:
         return spec
@@ -422,7 +447,7 @@ def _xargs_delimiter(spec):
     return chr(int(m.group(2), 8) if m.group(2) else int(m.group(3), 16))
 
 
-def _xargs_lines(ctx, data, eof):
+def _xargs_lines(ctx: Context, data: str, eof: str | None) -> list[list[str]] | None:
     """The items of xargs's default input, by line: blanks separate, quotes group (without
     escapes inside), a backslash escapes, a line ending in a blank goes on; blank lines are
     skipped and an item equal to the -E string ends the input. None after an unmatched quote

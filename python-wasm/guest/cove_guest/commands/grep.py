@@ -4,13 +4,14 @@ counts, recursion."""
 import os
 import re
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import UsageError, os_message
 from cove_guest.text.inputs import decode, read_operand, walk_tree
 from cove_guest.text.options import long_values, parse_options, repeated_values
 from cove_guest.text.patterns import bre_to_re, ere_to_re, fnmatch
 
 
-def grep(ctx, args):
+def grep(ctx: Context, args: list[str]) -> int:
     on, vals, rest = parse_options(
         args,
         "nivclLrRwoEFqshHxzP",
@@ -171,6 +172,6 @@ def grep(ctx, args):
     return 0 if matched_any else 1
 
 
-def _grep_line(label, idx, line, show_name, numbers, sep):
+def _grep_line(label: str, idx: int, line: str, show_name: bool, numbers: bool, sep: str) -> str:
     prefix = (label + sep if show_name else "") + (f"{idx + 1}{sep}" if numbers else "")
     return prefix + line + "\n"

@@ -10,8 +10,8 @@ line out of order; `--nocheck-order` never looks.
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
 from cove_guest.text.inputs import read_operand
 from cove_guest.text.options import getopt
@@ -19,7 +19,7 @@ from cove_guest.text.options import getopt
 _CHECK_LONGS = {"check-order": ("check", 0), "nocheck-order": ("nocheck", 0)}
 
 
-def _read_two(ctx: Any, cmd: str, names: list[str]) -> list[bytes]:
+def _read_two(ctx: Context, cmd: str, names: list[str]) -> list[bytes]:
     """Both operands' bytes; a missing one is fatal, as GNU opens both before any output."""
     if len(names) < 2:
         raise UsageError(f"missing operand after '{names[0]}'" if names else "missing operand")
@@ -89,7 +89,7 @@ def _field_number(spec: str) -> int:
     return int(spec) - 1
 
 
-def join(ctx: Any, args: list[str]) -> int:
+def join(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "a:e:i1:2:j:o:t:v:z",
@@ -333,7 +333,7 @@ def join(ctx: Any, args: list[str]) -> int:
 # ---------------------------------------------------------------------------------------- comm
 
 
-def comm(ctx: Any, args: list[str]) -> int:
+def comm(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "123z",

@@ -10,8 +10,11 @@ cannot be downloaded, and where to see what is installed.
 
 import importlib.metadata
 import re
+from collections.abc import Callable
+from typing import Protocol
 
 from cove_guest import reference
+from cove_guest.text.inputs import TextSink
 
 LOCATION = "/usr/lib/python311.zip"
 VERSION = "pip (Cove's sandbox: reports the installed packages; installs nothing: no network)"
@@ -42,14 +45,14 @@ _VALUE_OPTIONS = {
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$")
 
 
-def canonical(name):
+def canonical(name: str) -> str:
     """A distribution name as pip compares them (PEP 503)."""
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def installed():
+def installed() -> dict[str, importlib.metadata.Distribution]:
     """Every installed distribution by canonical name (the first one found for a name)."""
-    found = {}
+    found: dict[str, importlib.metadata.Distribution] = {}
     for dist in importlib.metadata.distributions():
         name = dist.metadata["Name"]
         if name and canonical(name) not in found:
@@ -57,7 +60,7 @@ def installed():
     return found
 
 
-def _split(args):
+def _split(args: list[str]) -> tuple[dict[str, list[str]], list[str]]:
     """Options and positional arguments; options with a value keep it (`--format=json` too)."""
     options: dict[str, list[str]] = {}
     positional: list[str] = []
@@ -73,7 +76,18 @@ def _split(args):
     return options, positional
 
 
-def pip(ctx, args):
+class Output(Protocol):
+    """What pip needs of its context: somewhere to write (the shell's `Context`, or the
+    driver's streams for `python -m pip`)."""
+
+    @property
+    def out(self) -> TextSink: ...
+
+    @property
+    def err(self) -> TextSink: ...
+
+
+def pip(ctx: Output, args: list[str]) -> int:
     """The `pip` command."""
     options, positional = _split(args)
     if not positional:
@@ -90,7 +104,7 @@ def pip(ctx, args):
     return run(ctx, rest)
 
 
-def _list(ctx, args):
+def _list(ctx: Output, args: list[str]) -> int:
     options, _ = _split(args)
     if "-o" in options or "--outdated" in options:
         return 0  # nothing is newer without a network to ask
@@ -112,13 +126,13 @@ def _list(ctx, args):
     return 0
 
 
-def _freeze(ctx, args):
+def _freeze(ctx: Output, args: list[str]) -> int:
     for dist in sorted(installed().values(), key=lambda d: d.metadata["Name"].lower()):
         ctx.out.write(f"{dist.metadata['Name']}=={dist.version}\n")
     return 0
 
 
-def _show(ctx, args):
+def _show(ctx: Output, args: list[str]) -> int:
     _, names = _split(args)
     if not names:
         ctx.err.write("ERROR: Please provide a package name or names.\n")
@@ -158,7 +172,9 @@ def _show(ctx, args):
     return 1 if missing else 0
 
 
-def _requirements(ctx, options, positional):
+def _requirements(
+    ctx: Output, options: dict[str, list[str]], positional: list[str]
+) -> list[str] | None:
     """The requirement strings asked for: positional ones and those of `-r FILE`."""
     wanted = [p for p in positional if p]
     for path in options.get("-r", []) + options.get("--requirement", []):
@@ -175,7 +191,7 @@ def _requirements(ctx, options, positional):
     return wanted
 
 
-def _satisfies(version, spec):
+def _satisfies(version: str, spec: str) -> bool:
     if not spec.strip() or spec.strip().startswith(";"):
         return True
     try:
@@ -188,7 +204,7 @@ def _satisfies(version, spec):
         return True
 
 
-def _install(ctx, args):
+def _install(ctx: Output, args: list[str]) -> int:
     options, positional = _split(args)
     wanted = _requirements(ctx, options, positional)
     if wanted is None:
@@ -230,8 +246,8 @@ def _install(ctx, args):
     return 1 if failed else 0
 
 
-def _refuse(what):
-    def run(ctx, args):
+def _refuse(what: str) -> Callable[[Output, list[str]], int]:
+    def run(ctx: Output, args: list[str]) -> int:
         ctx.err.write(f"ERROR: pip {what}: {_REFUSALS[what]}\n")
         return 1
 

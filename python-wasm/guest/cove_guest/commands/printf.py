@@ -9,6 +9,7 @@ import re
 import time
 from typing import Any
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError
 from cove_guest.text.escapes import echo_escapes
 
@@ -35,7 +36,7 @@ class _Stop(Exception):
     """`\\c` in a `%b` argument: no more output at all."""
 
 
-def printf(ctx: Any, args: list[str]) -> int:
+def printf(ctx: Context, args: list[str]) -> int:
     target = None
     if args and args[0] == "-v":
         if len(args) < 2:
@@ -167,7 +168,7 @@ def _pad(body: bytes, flags: str, width: str | None) -> bytes:
 
 
 def _convert(
-    ctx: Any,
+    ctx: Context,
     conv: str,
     flags: str,
     width: str | None,

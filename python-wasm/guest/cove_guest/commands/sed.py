@@ -6,6 +6,9 @@ replacement's \\1…\\9 & \\n and GNU's \\U \\L \\u \\l \\E), `y`, `d D p P n N 
 (one-liners and `a\\` text), `= l q Q z`, `b t T :label`, `r R w W FILE` (`/dev/stdout` and
 `/dev/stderr` included), `#` comments. Options: -n -E/-r -e -f -s -i[SUFFIX] (backup names
 with `*`), -z, -u, -l N, --posix.
+
+One module over 500 lines: the script's parser and the machine that runs it share the command
+table and its addresses, and sed's semantics live in how the two meet.
 """
 
 from __future__ import annotations
@@ -14,13 +17,14 @@ import os
 import re
 from typing import Any
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
 from cove_guest.text.inputs import decode, encode, read_operand
 from cove_guest.text.options import getopt
 from cove_guest.text.patterns import bre_to_re, ere_to_re
 
 
-def sed(ctx: Any, args: list[str]) -> int:
+def sed(ctx: Context, args: list[str]) -> int:
     opts, rest = getopt(
         args,
         "nrEe:f:i::sul:z",
@@ -98,7 +102,7 @@ def sed(ctx: Any, args: list[str]) -> int:
     return status
 
 
-def _script_file(ctx: Any, name: str) -> str:
+def _script_file(ctx: Context, name: str) -> str:
     """-f FILE: its script (a last newline dropped, as GNU reads it)."""
     try:
         text = decode(read_operand(ctx, name))
@@ -107,7 +111,7 @@ def _script_file(ctx: Any, name: str) -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
-def _sed_in_place(ctx: Any, run: _Run, files: list[str], suffix: str) -> int:
+def _sed_in_place(ctx: Context, run: _Run, files: list[str], suffix: str) -> int:
     """-i[SUFFIX]: each file edited on its own, the original kept under SUFFIX when given
     (a `*` in it stands for the file's name: `-i 'bak_*'`)."""
     if not files:
@@ -538,7 +542,7 @@ class _Run:
     """The program's state across its inputs: the hold space, the ranges, the last regex, the
     files `w` writes, and how it ended (`exit_code`, after q or Q)."""
 
-    def __init__(self, ctx: Any, program: _Program, quiet: bool, wrap: int, eol: str):
+    def __init__(self, ctx: Context, program: _Program, quiet: bool, wrap: int, eol: str):
         self.ctx = ctx
         self.program = program
         self.quiet = quiet

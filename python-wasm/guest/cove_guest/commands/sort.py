@@ -3,9 +3,10 @@ month orders, and the last-resort whole-line comparison."""
 
 import functools
 import re
-from typing import cast
+from typing import Any, cast
 
 from cove_guest.commands.date import MONTHS
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, os_message
 from cove_guest.text.inputs import decode, read_operand
 from cove_guest.text.options import getopt
@@ -45,7 +46,7 @@ _SORT_WORDS = {
 }
 
 
-def sort(ctx, args):
+def sort(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(args, "bcCdfghik:mMno:rRsS:t:T:uVz", _SORT_LONGS)
     on: set[str] = set()
     vals: dict[str, str] = {}
@@ -93,7 +94,7 @@ def sort(ctx, args):
     specs = keys or [(1, 0, None, 0, "")]
     specs = [(f1, c1, f2, c2, opts or glob) for f1, c1, f2, c2, opts in specs]
 
-    def compare(a, b):
+    def compare(a: str, b: str) -> int:
         for f1, c1, f2, c2, opts in specs:
             if keys:
                 x, y = (
@@ -107,7 +108,7 @@ def sort(ctx, args):
                 return -r if "r" in opts else r
         return 0
 
-    def full(a, b):
+    def full(a: str, b: str) -> int:
         r = compare(a, b)
         if r or "s" in on or "u" in on:
             return r
@@ -146,7 +147,11 @@ def sort(ctx, args):
     return status
 
 
-def _sort_keyspec(spec):
+# A key: (first field, its first character, last field or None, its last character, options).
+_Key = tuple[int, int, int | None, int, str]
+
+
+def _sort_keyspec(spec: str) -> _Key:
     m = re.fullmatch(r"(\d+)(?:\.(\d+))?([a-zA-Z]*)(?:,(\d+)(?:\.(\d+))?([a-zA-Z]*))?", spec)
     if m and int(m.group(1)) == 0:
         raise ShellError(f"field number is zero: invalid field specification '{spec}'", 2)
@@ -162,7 +167,9 @@ def _sort_keyspec(spec):
     )
 
 
-def _sort_field(line, sep, f1, c1, f2, c2, opts):
+def _sort_field(
+    line: str, sep: str | None, f1: int, c1: int, f2: int | None, c2: int, opts: str
+) -> str:
     """The text of one key: from field f1 (character c1) to the end of field f2 (or its
     character c2), fields split at `sep` or (without -t) before each run of blanks."""
     if sep is not None:
@@ -192,12 +199,12 @@ def _sort_field(line, sep, f1, c1, f2, c2, opts):
     return line[lo:hi] if lo < hi else ""
 
 
-def _sort_num(s):
+def _sort_num(s: str) -> float:
     m = re.match(r"\s*(-?(?:\d+(?:\.\d*)?|\.\d+))", s)
     return float(m.group(1)) if m else 0.0
 
 
-def _sort_human(s):
+def _sort_human(s: str) -> tuple[int, float]:
     m = re.match(r"\s*(-?(?:\d+(?:\.\d*)?|\.\d+))([KMGTPEZY]?)", s)
     if not m:
         return (0, 0.0)
@@ -209,7 +216,7 @@ def _sort_human(s):
     )
 
 
-def _sort_general(s):
+def _sort_general(s: str) -> tuple[int, float]:
     # \s*(\S*) matches every string: the cast only says so to mypy.
     try:
         return (1, float(cast("re.Match[str]", re.match(r"\s*(\S*)", s)).group(1)))
@@ -217,7 +224,9 @@ def _sort_general(s):
         return (0, 0.0)
 
 
-def _sort_cmp(x, y, opts):
+def _sort_cmp(x: str, y: str, opts: str) -> int:
+    a: Any
+    b: Any
     if "b" in opts:
         x, y = x.lstrip(" \t"), y.lstrip(" \t")
     if "n" in opts:

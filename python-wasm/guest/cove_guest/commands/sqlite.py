@@ -3,12 +3,13 @@
 
 import json
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import UsageError
 from cove_guest.text.inputs import decode
 from cove_guest.text.options import parse_options
 
 
-def sqlite3(ctx, args):
+def sqlite3(ctx: Context, args: list[str]) -> int:
     import sqlite3 as _sql
 
     _on, _, names = parse_options(
@@ -64,9 +65,11 @@ def sqlite3(ctx, args):
     return 0
 
 
-def _split_sql(sql):
-    cur: list[str]
-    parts, cur, quote = [], [], None
+def _split_sql(sql: str) -> list[str]:
+    """The statements of `sql` (and its `.dot` commands), split at `;` outside quotes."""
+    parts: list[str] = []
+    cur: list[str] = []
+    quote: str | None = None
     for line in sql.splitlines(keepends=True):
         if not cur and line.strip().startswith(".") and quote is None:
             parts.append(line)

@@ -5,11 +5,11 @@ import re
 import time
 
 from cove_guest.shell.builtins import BUILTINS
-from cove_guest.shell.io import full_io
+from cove_guest.shell.io import Context, full_io
 from cove_guest.text.errors import ShellError, UsageError
 
 
-def sleep(ctx, args):
+def sleep(ctx: Context, args: list[str]) -> int:
     total = 0.0
     for a in args:
         m = re.fullmatch(r"(\d*\.?\d+)([smhd]?)", a)
@@ -20,7 +20,7 @@ def sleep(ctx, args):
     return 0
 
 
-def env(ctx, args):
+def env(ctx: Context, args: list[str]) -> int:
     if args and args[0] not in ("-i", "-u") and "=" not in args[0]:
         return ctx.shell.call(args, full_io(ctx))
     for name, value in sorted(ctx.env.items()):
@@ -28,7 +28,7 @@ def env(ctx, args):
     return 0
 
 
-def printenv(ctx, args):
+def printenv(ctx: Context, args: list[str]) -> int:
     env_ = ctx.env
     if args:
         status = 0
@@ -43,11 +43,11 @@ def printenv(ctx, args):
     return 0
 
 
-def yes(ctx, args):
+def yes(ctx: Context, args: list[str]) -> int:
     raise ShellError("yes: refused: it never ends without a process to kill it", 1)
 
 
-def uname(ctx, args):
+def uname(ctx: Context, args: list[str]) -> int:
     if "-a" in args:
         ctx.out.write("Linux cove 6.0 #1 SMP wasm32 GNU/Linux\n")
     elif "-m" in args:
@@ -57,17 +57,17 @@ def uname(ctx, args):
     return 0
 
 
-def whoami(ctx, args):
+def whoami(ctx: Context, args: list[str]) -> int:
     ctx.out.write("user\n")
     return 0
 
 
-def hostname(ctx, args):
+def hostname(ctx: Context, args: list[str]) -> int:
     ctx.out.write("cove\n")
     return 0
 
 
-def python(ctx, args):
+def python(ctx: Context, args: list[str]) -> int:
     host = ctx.shell.host
     if host is None:
         ctx.err.write("python: not available in this context\n")
@@ -78,7 +78,7 @@ def python(ctx, args):
 _UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-def timeout(ctx, args):
+def timeout(ctx: Context, args: list[str]) -> int:
     """timeout DURATION COMMAND: the command runs in the shell, which cannot interrupt it; its
     status is the command's (and `timeout N sleep M` sleeps N and says 124, as when stopped).
     The call's own deadline still bounds it."""

@@ -1,22 +1,34 @@
 """Text commands: echo, cat, head, tail, wc, uniq, cut, tr, seq, nl, rev, tac, paste,
-column, tee, fold, expand, shuf. (printf is in printf.py.)"""
+column, tee, fold, expand, shuf. (printf is in printf.py.)
+
+Over 500 lines as a list of independent commands, each a function with its helpers beside it;
+they share only `text/`'s option parsing and input reading.
+"""
 
 import decimal
+import itertools
+import math
 import os
 import random
 import re
 import stat as _stat
 import sys
 import unicodedata
+from collections.abc import Callable, Iterator
+from typing import Any
 
+from cove_guest.shell.io import Context
 from cove_guest.text.errors import ShellError, UsageError, os_message
 from cove_guest.text.escapes import echo_escapes
 from cove_guest.text.inputs import decode, read_inputs, read_operand, split_lines
 from cove_guest.text.options import getopt, is_count_option, parse_options
 from cove_guest.text.patterns import bre_to_re
 
+# head's or tail's choice of what to print: (blob, -c or -n, the count as given, the count, eol).
+_Pick = Callable[[bytes, str, str, int, bytes], bytes]
 
-def echo(ctx, args):
+
+def echo(ctx: Context, args: list[str]) -> int:
     newline, escapes = True, False
     i = 0
     while i < len(args) and re.fullmatch(r"-[neE]+", args[i]):
@@ -38,7 +50,7 @@ def echo(ctx, args):
     return 0
 
 
-def cat(ctx, args):
+def cat(ctx: Context, args: list[str]) -> int:
     on, _, names = parse_options(
         args,
         "nAbsvET",
@@ -74,7 +86,7 @@ def cat(ctx, args):
     return status
 
 
-def _cat_visible(line, on):
+def _cat_visible(line: bytes, on: set[str]) -> bytes:
     """One line as cat -v / -E / -T show it: ^X for controls, M- for high bytes, $ at the end."""
     body, end = (line[:-1], b"\n") if line.endswith(b"\n") else (line, b"")
     out = bytearray()
@@ -90,9 +102,9 @@ def _cat_visible(line, on):
     return bytes(out) + (b"$" if "E" in on and end else b"") + end
 
 
-def _legacy_counts(args):
+def _legacy_counts(args: list[str]) -> list[str]:
     """`head -5` / `tail -5` mean `-n 5`; a count that is the value of -n or -c stays as it is."""
-    out = []
+    out: list[str] = []
     for k, a in enumerate(args):
         value_of = k > 0 and args[k - 1] in ("-n", "-c", "--lines", "--bytes")
         out.append(("-n" + a[1:]) if is_count_option(a) and not value_of else a)
@@ -103,7 +115,7 @@ _SIZE_SUFFIXES = {"b": 512, "k": 1024, "K": 1024, "m": 1024**2, "M": 1024**2, "G
 _SIZE_SUFFIXES |= {"T": 1024**4, "P": 1024**5, "E": 1024**6}
 
 
-def _size_count(spec, what):
+def _size_count(spec: str, what: str) -> int:
     """A head/tail count with GNU's multipliers (`2b` 512-byte blocks, `1K`/`1KiB` 1024,
     `1kB` 1000, `M`, `G`, ...), its sign kept; an invalid one is head's or tail's error."""
     m = re.fullmatch(r"([-+]?)(\d+)(?:([bkKmMGTPE])(iB|B)?)?", spec)
@@ -116,14 +128,15 @@ def _size_count(spec, what):
     return -n if sign == "-" else n
 
 
-def _lines_of(blob, eol):
+def _lines_of(blob: bytes, eol: bytes) -> list[bytes]:
     """Lines with their terminators, split at `eol` only (a CR is part of its line)."""
     parts = blob.split(eol)
     last = parts.pop()
     return [p + eol for p in parts] + ([last] if last else [])
 
 
-def _head_tail_options(cmd, args):
+def _head_tail_options(cmd: str, args: list[str]) -> tuple[list[tuple[str, str | None]], list[str]]:
+    """head's or tail's options, GNU style (tail takes -f too, and ends at the end)."""
     longs = {
         "bytes": ("c", 1),
         "lines": ("n", 1),
@@ -138,7 +151,7 @@ def _head_tail_options(cmd, args):
     return getopt(args, "c:n:qvzfF", longs | {"follow": ("f", 2), "retry": ("f", 0)})
 
 
-def _head_tail(ctx, cmd, args, pick):
+def _head_tail(ctx: Context, cmd: str, args: list[str], pick: _Pick) -> int:
     """What head and tail share: their options, the operands read in turn (an unreadable one
     reported, the rest still read) and the `==> name <==` headers."""
     args = _legacy_counts(args)
@@ -180,18 +193,18 @@ def _head_tail(ctx, cmd, args, pick):
     return status
 
 
-def head(ctx, args):
-    def pick(blob, mode, spec, n, eol):
-        items = blob if mode == "c" else _lines_of(blob, eol)
+def head(ctx: Context, args: list[str]) -> int:
+    def pick(blob: bytes, mode: str, spec: str, n: int, eol: bytes) -> bytes:
+        items: Any = blob if mode == "c" else _lines_of(blob, eol)
         kept = items[:n] if n >= 0 else items[: max(len(items) + n, 0)]
         return kept if mode == "c" else b"".join(kept)
 
     return _head_tail(ctx, "head", args, pick)
 
 
-def tail(ctx, args):
-    def pick(blob, mode, spec, n, eol):
-        items = blob if mode == "c" else _lines_of(blob, eol)
+def tail(ctx: Context, args: list[str]) -> int:
+    def pick(blob: bytes, mode: str, spec: str, n: int, eol: bytes) -> bytes:
+        items: Any = blob if mode == "c" else _lines_of(blob, eol)
         n = abs(n)
         if spec.startswith("+"):
             kept = items[max(n - 1, 0) :]  # from item N on
@@ -202,7 +215,7 @@ def tail(ctx, args):
     return _head_tail(ctx, "tail", args, pick)
 
 
-def wc(ctx, args):
+def wc(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "clLmw",
@@ -263,7 +276,7 @@ def wc(ctx, args):
     return status
 
 
-def _display_width(line):
+def _display_width(line: str) -> int:
     """Columns a line takes, as wc -L counts them: tabs to the next multiple of 8, East Asian
     wide characters two, control characters none."""
     col = 0
@@ -277,7 +290,7 @@ def _display_width(line):
     return col
 
 
-def tee(ctx, args):
+def tee(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "aip",
@@ -300,7 +313,7 @@ def tee(ctx, args):
     return status
 
 
-def uniq(ctx, args):
+def uniq(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "cdDf:is:uw:z",
@@ -416,7 +429,7 @@ def uniq(ctx, args):
     return 0
 
 
-def cut(ctx, args):
+def cut(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "b:c:d:f:nsz",
@@ -481,7 +494,7 @@ def cut(ctx, args):
     return status
 
 
-def _cut_ranges(spec, mode):
+def _cut_ranges(spec: str, mode: str) -> list[tuple[int, int]]:
     """A cut LIST as sorted (lo, hi) ranges, overlapping ones merged (adjacent ones are not:
     --output-delimiter goes between them), as GNU's set_fields."""
     what = "field" if mode == "f" else "byte/character"
@@ -514,8 +527,9 @@ def _cut_ranges(spec, mode):
     return merged
 
 
-def _cut_complement(ranges):
-    out = []
+def _cut_complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ranges not in `ranges` (cut --complement)."""
+    out: list[tuple[int, int]] = []
     start = 1
     for lo, hi in ranges:
         if lo > start:
@@ -526,11 +540,11 @@ def _cut_complement(ranges):
     return out
 
 
-def _cut_in(ranges, k):
+def _cut_in(ranges: list[tuple[int, int]], k: int) -> bool:
     return any(lo <= k <= hi for lo, hi in ranges)
 
 
-def tr(ctx, args):
+def tr(ctx: Context, args: list[str]) -> int:
     opts, sets = getopt(
         args,
         "cCdst",
@@ -594,7 +608,7 @@ def tr(ctx, args):
     return 0
 
 
-def _squeeze(text, chars):
+def _squeeze(text: str, chars: str | set[str]) -> str:
     out: list[str] = []
     for ch in text:
         if out and out[-1] == ch and ch in chars:
@@ -620,7 +634,7 @@ _TR_CLASSES = {
 _TR_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 
 
-def _tr_set(s, first=False, fill=0):
+def _tr_set(s: str, first: bool = False, fill: int = 0) -> tuple[list[str], list[tuple[int, str]]]:
     """A tr SET as its characters in order, and the case classes it names, with their
     positions: escapes, ranges, [:class:], [=c=], and (in SET2) [c*n] and [c*], which fills
     SET2 to `fill` characters."""
@@ -630,7 +644,7 @@ def _tr_set(s, first=False, fill=0):
     star_char = ""
     i = 0
 
-    def one(i):
+    def one(i: int) -> tuple[str, int]:
         """The character at s[i] (an escape included) and where the next one starts."""
         if s[i] == "\\" and i + 1 < len(s):
             m = re.match(r"[0-7]{1,3}", s[i + 1 :])
@@ -686,7 +700,7 @@ def _tr_set(s, first=False, fill=0):
 _SEQ_NUMBER = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
 
 
-def _seq_number(arg):
+def _seq_number(arg: str) -> tuple[decimal.Decimal, int]:
     """An operand as an exact number, and the decimals GNU prints it with (its digits after the
     point less its exponent)."""
     if not _SEQ_NUMBER.fullmatch(arg):
@@ -704,7 +718,7 @@ def _seq_number(arg):
     return decimal.Decimal(arg), max(decimals, 0)
 
 
-def seq(ctx, args):
+def seq(ctx: Context, args: list[str]) -> int:
     # Options first; operands may be negative numbers, so no generic option parsing.
     sep, fmt, equal = "\n", None, False
     nums: list[str] = []
@@ -765,7 +779,7 @@ def seq(ctx, args):
             raise ShellError(f"format '{fmt}' has unknown {real[0]} directive")
     decimals = max(first[1], step[1])
 
-    def show(x):
+    def show(x: decimal.Decimal) -> str:
         if fmt is not None:
             return fmt.replace("'", "") % float(x)
         if decimals:
@@ -773,21 +787,57 @@ def seq(ctx, args):
         return str(int(x)) if x == x.to_integral_value() else str(x)
 
     width = max(len(show(first[0])), len(show(last[0]))) if equal else 0
-    out = []
-    n = 0
-    while True:
-        x = first[0] + n * step[0]
-        if (step[0] > 0 and x > last[0]) or (step[0] < 0 and x < last[0]):
-            break
-        text = show(x)
-        out.append(text.zfill(width) if width and fmt is None else text)
-        n += 1
-    if out:
-        ctx.out.write(sep.join(out) + "\n")
+    if fmt is None and not decimals and _seq_integral(first[0], step[0], last[0]):
+        texts = _seq_integers(int(first[0]), int(step[0]), last[0])
+    else:
+        texts = _seq_decimals(first[0], step[0], last[0], show)
+    if width and fmt is None:
+        texts = (text.zfill(width) for text in texts)
+    # Written a chunk at a time, never built whole: `seq 1 100000000` streams into the bounded
+    # output (and the call's time limit ends it) instead of filling the interpreter's memory.
+    chunk = list(itertools.islice(texts, _SEQ_CHUNK))
+    if not chunk:
+        return 0
+    ctx.out.write(sep.join(chunk))
+    while chunk := list(itertools.islice(texts, _SEQ_CHUNK)):
+        ctx.out.write(sep + sep.join(chunk))
+    ctx.out.write("\n")
     return 0
 
 
-def nl(ctx, args):
+_SEQ_CHUNK = 4096
+# Below this, integers are exact in `decimal`'s default context too: the fast path prints what
+# the exact one would.
+_SEQ_EXACT = decimal.Decimal(10) ** 18
+
+
+def _seq_integral(first: decimal.Decimal, step: decimal.Decimal, last: decimal.Decimal) -> bool:
+    """Whether every number of the sequence is an integer small enough to count with `range`."""
+    small = all(abs(v) < _SEQ_EXACT for v in (first, step, last))
+    return small and first == first.to_integral_value() and step == step.to_integral_value()
+
+
+def _seq_integers(first: int, step: int, last: decimal.Decimal) -> Iterator[str]:
+    stop = math.floor(last) + 1 if step > 0 else math.ceil(last) - 1
+    return map(str, range(first, stop, step))
+
+
+def _seq_decimals(
+    first: decimal.Decimal,
+    step: decimal.Decimal,
+    last: decimal.Decimal,
+    show: Callable[[decimal.Decimal], str],
+) -> Iterator[str]:
+    n = 0
+    while True:
+        x = first + n * step
+        if (step > 0 and x > last) or (step < 0 and x < last):
+            return
+        yield show(x)
+        n += 1
+
+
+def nl(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "b:d:f:h:i:l:n:ps:v:w:",
@@ -858,7 +908,7 @@ def nl(ctx, args):
     return status
 
 
-def rev(ctx, args):
+def rev(ctx: Context, args: list[str]) -> int:
     data, status = read_inputs(ctx, args, "rev")
     text = "".join(decode(d) for _, d in data)
     lines = text.split("\n")
@@ -869,14 +919,14 @@ def rev(ctx, args):
     return status
 
 
-def tac(ctx, args):
+def tac(ctx: Context, args: list[str]) -> int:
     data, status = read_inputs(ctx, args, "tac")
     for _, blob in data:
         ctx.out.write(b"".join(reversed(split_lines(blob))))
     return status
 
 
-def paste(ctx, args):
+def paste(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "d:sz",
@@ -939,7 +989,7 @@ def paste(ctx, args):
     return 0
 
 
-def _records(blob, eol):
+def _records(blob: bytes, eol: bytes) -> list[bytes]:
     """The lines of `blob` without their terminators (a last unterminated one counts)."""
     parts = blob.split(eol)
     if parts[-1] == b"":
@@ -950,18 +1000,18 @@ def _records(blob, eol):
 class _LineReader:
     """An input read a line at a time; the operands `-` share stdin's one reader."""
 
-    def __init__(self, source, eol):
+    def __init__(self, source: bytes | list[bytes], eol: bytes) -> None:
         self.lines = _records(source, eol) if isinstance(source, bytes) else source
         self.pos = 0
 
-    def next(self):
+    def next(self) -> bytes | None:
         if self.pos >= len(self.lines):
             return None
         self.pos += 1
         return self.lines[self.pos - 1]
 
 
-def _paste_delims(spec):
+def _paste_delims(spec: str) -> list[bytes]:
     """-d LIST: its escapes (`\\0` is no delimiter at all), each entry one byte, as GNU's."""
     if spec == "":
         spec = "\\0"
@@ -983,7 +1033,7 @@ def _paste_delims(spec):
     return out
 
 
-def _paste_serial(ctx, names, delims, eol):
+def _paste_serial(ctx: Context, names: list[str], delims: list[bytes], eol: bytes) -> int:
     status = 0
     stdin_read = False
     out = []
@@ -1007,7 +1057,7 @@ def _paste_serial(ctx, names, delims, eol):
     return status
 
 
-def column(ctx, args):
+def column(ctx: Context, args: list[str]) -> int:
     on, vals, names = parse_options(args, "tn", with_value="so")
     data, status = read_inputs(ctx, names, "column")
     text = "".join(decode(d) for _, d in data)
@@ -1026,7 +1076,7 @@ def column(ctx, args):
     return status
 
 
-def _column_after(col, ch):
+def _column_after(col: int, ch: str) -> int:
     """The column after `ch` at `col`, as fold and expand count: tabs to the next multiple of 8,
     backspace one back, carriage return to 0."""
     if ch == "\t":
@@ -1038,7 +1088,7 @@ def _column_after(col, ch):
     return col + 1
 
 
-def fold(ctx, args):
+def fold(ctx: Context, args: list[str]) -> int:
     args = [("-w" + a[1:]) if re.fullmatch(r"-\d+", a) else a for a in args]
     opts, names = getopt(args, "bsw:", {"bytes": ("b", 0), "spaces": ("s", 0), "width": ("w", 1)})
     width, spaces, by_bytes = 80, False, False
@@ -1063,8 +1113,8 @@ def fold(ctx, args):
     return status
 
 
-def _fold_line(line, width, spaces, by_bytes):
-    out = []
+def _fold_line(line: str, width: int, spaces: bool, by_bytes: bool) -> str:
+    out: list[str] = []
     buf: list[str] = []
     col = 0
     for ch in line:
@@ -1093,7 +1143,7 @@ def _fold_line(line, width, spaces, by_bytes):
     return "".join(out)
 
 
-def expand(ctx, args):
+def expand(ctx: Context, args: list[str]) -> int:
     args = [("-t" + a[1:]) if re.fullmatch(r"-\d+(,\d+)*", a) else a for a in args]
     opts, names = getopt(args, "it:", {"initial": ("i", 0), "tabs": ("t", 1)})
     stops: list[int] = []
@@ -1108,7 +1158,7 @@ def expand(ctx, args):
                 stops.append(int(part))
     stops = stops or [8]
 
-    def next_stop(col):
+    def next_stop(col: int) -> int:
         if len(stops) == 1:
             return col + stops[0] - col % stops[0]
         return next((s for s in stops if s > col), col + 1)
@@ -1132,7 +1182,7 @@ def expand(ctx, args):
     return status
 
 
-def shuf(ctx, args):
+def shuf(ctx: Context, args: list[str]) -> int:
     opts, names = getopt(
         args,
         "ei:n:o:rz",

@@ -21,10 +21,12 @@ at once with one sentence that says why:
 it in place. docs/packages.md lists what differs from a native Python.
 """
 
+from collections.abc import Callable
+
 from cove_guest.sandbox import memory_map, network, processes, threads, unavailable
 
 
-def install(run_command, known_command):
+def install(run_command: processes.RunCommand, known_command: Callable[[str], bool]) -> None:
     """Put every stand-in in place; `run_command` runs a shell command line and
     `known_command` tells whether a program exists (see `processes.install`)."""
     unavailable.install()

@@ -8,20 +8,21 @@ raise `OSError(ENETUNREACH, MESSAGE)` or their library's wrapper of it.
 
 import errno
 import socket
+from typing import Any, NoReturn
 
 MESSAGE = "network access is not available in this sandbox"
 _WEB_SCHEMES = ("http", "https", "ftp")
 
 
-def no_network(*_args, **_kwargs):
+def no_network(*_args: object, **_kwargs: object) -> NoReturn:
     raise OSError(errno.ENETUNREACH, MESSAGE)
 
 
-def _connect(self, *_args, **_kwargs):
+def _connect(self: object, *_args: object, **_kwargs: object) -> NoReturn:
     raise OSError(errno.ENETUNREACH, MESSAGE)
 
 
-def install():
+def install() -> None:
     socket.getaddrinfo = no_network
     socket.gethostbyname = no_network
     socket.gethostbyname_ex = no_network
@@ -36,7 +37,7 @@ def install():
     _install_urllib3()
 
 
-def _install_http_client():
+def _install_http_client() -> None:
     import http.client
 
     http.client.HTTPConnection.connect = _connect  # type: ignore[method-assign]
@@ -48,14 +49,19 @@ def _install_http_client():
         http.client.HTTPSConnection = HTTPSConnection  # type: ignore[misc,assignment]
 
 
-def _install_urllib():
+def _install_urllib() -> None:
     import urllib.error
     import urllib.request
 
     opener_open = urllib.request.OpenerDirector.open
 
     # socket._GLOBAL_DEFAULT_TIMEOUT is private: typeshed leaves it out, it exists at runtime.
-    def open_(self, fullurl, data=None, timeout=socket._GLOBAL_DEFAULT_TIMEOUT):  # type: ignore[attr-defined]
+    def open_(
+        self: urllib.request.OpenerDirector,
+        fullurl: Any,
+        data: Any = None,
+        timeout: Any = socket._GLOBAL_DEFAULT_TIMEOUT,  # type: ignore[attr-defined]
+    ) -> Any:
         url = fullurl if isinstance(fullurl, str) else fullurl.full_url
         if url.split(":", 1)[0].lower() in _WEB_SCHEMES:
             raise urllib.error.URLError(OSError(errno.ENETUNREACH, MESSAGE))
@@ -64,7 +70,7 @@ def _install_urllib():
     urllib.request.OpenerDirector.open = open_  # type: ignore[method-assign]
 
 
-def _install_urllib3():
+def _install_urllib3() -> None:
     # requests goes through urllib3, which refuses https before connecting when ssl is missing
     # ("Can't connect to HTTPS URL because the SSL module is not available"): give both
     # schemes the one reason. urllib3 ships in the guest's zip; without it there is nothing to do.
@@ -74,7 +80,7 @@ def _install_urllib3():
     except ImportError:
         return
 
-    def new_conn(self):
+    def new_conn(self: Any) -> NoReturn:
         raise urllib3.exceptions.NewConnectionError(self, f"Failed to connect: {MESSAGE}")
 
     urllib3.connectionpool.HTTPConnectionPool._new_conn = new_conn  # type: ignore[method-assign]

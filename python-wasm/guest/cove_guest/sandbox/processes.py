@@ -30,6 +30,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _typeshed import StrOrBytesPath
 
 _pids = itertools.count(4242)
 _INTERACTIVE = (
@@ -39,7 +43,8 @@ _INTERACTIVE = (
 
 # run_command(command_line, *, cwd, env, stdin) -> (stdout bytes, stderr bytes, status), and
 # known_command(name) -> bool: set by `install`.
-_run_command: Callable[..., tuple[bytes, bytes, int]] | None = None
+RunCommand = Callable[..., tuple[bytes, bytes, int]]
+_run_command: RunCommand | None = None
 _known_command: Callable[[str], bool] | None = None
 
 
@@ -295,14 +300,14 @@ def _read_input(stdin):
     return data.encode("utf-8") if isinstance(data, str) else data
 
 
-def system(command):
+def system(command: "StrOrBytesPath") -> int:
     """`os.system`: run a command line, its output to the caller's streams; the wait status."""
     proc = Popen(os.fsdecode(command), shell=True)
     assert proc.returncode is not None  # without stdin=PIPE it ran when created
     return (proc.returncode & 0xFF) << 8
 
 
-def install(run_command, known_command):
+def install(run_command: RunCommand, known_command: Callable[[str], bool]) -> None:
     """Route subprocess, os.system and os.popen to `run_command(command_line, *, cwd, env,
     stdin) -> (stdout, stderr, status)`, which runs a shell command line to completion;
     `known_command(name)` says whether a program of that name exists (as a path or a name)."""

@@ -3,7 +3,10 @@ the reference package set's packages Cove does not have yet, and any other missi
 says where to see what is installed."""
 
 import sys
+from collections.abc import Sequence
 from importlib.abc import MetaPathFinder
+from importlib.machinery import ModuleSpec
+from types import ModuleType
 
 from cove_guest import reference
 
@@ -25,7 +28,12 @@ class UnavailableFinder(MetaPathFinder):
     as code that probes for optional packages expects. An uncaught one gets a note instead:
     `reference.missing_module_note`.)"""
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None = None,
+        target: ModuleType | None = None,
+    ) -> ModuleSpec | None:
         reason = REASONS.get(fullname)
         if reason is not None:
             raise ModuleNotFoundError(reason, name=fullname)
@@ -34,6 +42,6 @@ class UnavailableFinder(MetaPathFinder):
         return None
 
 
-def install():
+def install() -> None:
     if not any(isinstance(f, UnavailableFinder) for f in sys.meta_path):
         sys.meta_path.append(UnavailableFinder())

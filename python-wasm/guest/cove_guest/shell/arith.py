@@ -1,9 +1,18 @@
 """Shell arithmetic (`$(( ))`, `(( ))`, `let`, C-style `for`): integers, C operators and
 assignments."""
 
+from collections.abc import Callable
+from typing import Any
+
+# A variable's value as the shell holds it (None: unset), and how a value is stored back.
+Getter = Callable[[str], str | None]
+Setter = Callable[[str, int], object]
+# (kind, value): ("num", int), ("name", str), ("op", str), ("end", None).
+Token = tuple[str, Any]
+
 
 class ArithError(Exception):
-    pass
+    """A syntax error or a division by zero, worded as bash words it."""
 
 
 _OPS3 = ("<<=", ">>=", "**=")
@@ -35,9 +44,9 @@ _OPS2 = (
 _OPS1 = "+-*/%<>&|^!~?:=(),"
 
 
-def _tokens(src):
+def _tokens(src: str) -> list[Token]:
     i, n = 0, len(src)
-    out = []
+    out: list[Token] = []
     while i < n:
         c = src[i]
         if c.isspace():
@@ -89,7 +98,7 @@ def _tokens(src):
     return out
 
 
-def _number(text):
+def _number(text: str) -> int:
     try:
         if "#" in text:
             base, digits = text.split("#", 1)
@@ -103,36 +112,39 @@ def _number(text):
         raise ArithError(f'{text}: value too great for base (error token is "{text}")') from None
 
 
-def _wrap(v):
+def _wrap(v: int) -> int:
+    """`v` as a 64-bit signed integer, wrapping as bash's arithmetic does."""
     v &= (1 << 64) - 1
     return v - (1 << 64) if v >> 63 else v
 
 
 class _Eval:
-    def __init__(self, tokens, get, set_):
+    """A recursive-descent evaluator over the tokens, C's precedence from `expr` down."""
+
+    def __init__(self, tokens: list[Token], get: Getter, set_: Setter) -> None:
         self.t = tokens
         self.i = 0
         self.get = get
         self.set = set_
 
-    def peek(self):
+    def peek(self) -> Token:
         return self.t[self.i]
 
-    def take(self, value=None):
+    def take(self, value: str | None = None) -> Token:
         tok = self.t[self.i]
         if value is not None and tok[1] != value:
             raise ArithError(f'syntax error in expression (error token is "{tok[1]}")')
         self.i += 1
         return tok
 
-    def expr(self):
+    def expr(self) -> int:
         v = self.assign()
         while self.peek() == ("op", ","):
             self.take()
             v = self.assign()
         return v
 
-    def assign(self):
+    def assign(self) -> int:
         tok, nxt = self.t[self.i], self.t[self.i + 1] if self.i + 1 < len(self.t) else ("end", None)
         if (
             tok[0] == "name"
@@ -148,7 +160,7 @@ class _Eval:
             return value
         return self.ternary()
 
-    def ternary(self):
+    def ternary(self) -> int:
         cond = self.binop(0)
         if self.peek() == ("op", "?"):
             self.take()
@@ -171,7 +183,7 @@ class _Eval:
         ("*", "/", "%"),
     )
 
-    def binop(self, level):
+    def binop(self, level: int) -> int:
         if level == len(self.LEVELS):
             return self.power()
         v = self.binop(level + 1)
@@ -184,7 +196,7 @@ class _Eval:
                 v = self.binary(op, v, self.binop(level + 1))
         return v
 
-    def power(self):
+    def power(self) -> int:
         base = self.unary()
         if self.peek() == ("op", "**"):
             self.take()
@@ -194,7 +206,7 @@ class _Eval:
             return _wrap(base**exp)
         return base
 
-    def unary(self):
+    def unary(self) -> int:
         tok = self.peek()
         if tok[0] == "op" and tok[1] in ("+", "-", "!", "~"):
             self.take()
@@ -210,7 +222,7 @@ class _Eval:
             return v
         return self.postfix()
 
-    def postfix(self):
+    def postfix(self) -> int:
         tok = self.take()
         if tok[0] == "num":
             return tok[1]
@@ -229,7 +241,7 @@ class _Eval:
             raise ArithError('syntax error: operand expected (error token is "")')
         raise ArithError(f'syntax error: operand expected (error token is "{tok[1]}")')
 
-    def var(self, name):
+    def var(self, name: str) -> int:
         raw = self.get(name)
         if raw is None or raw == "":
             return 0
@@ -242,7 +254,7 @@ class _Eval:
             return evaluate(raw, self.get, self.set)
 
     @staticmethod
-    def binary(op, a, b):
+    def binary(op: str, a: int, b: int) -> int:
         if op in ("/", "%") and b == 0:
             raise ArithError('division by 0 (error token is "0")')
         if op == "/":
@@ -272,7 +284,7 @@ class _Eval:
         )
 
 
-def evaluate(src, get, set_):
+def evaluate(src: str, get: Getter, set_: Setter) -> int:
     """Evaluate `src`; `get(name)` reads a variable (str or None), `set_(name, int)` writes one."""
     if not src.strip():
         return 0

@@ -1,18 +1,29 @@
 """The shell's builtins: the commands that act on the shell itself (cd, export,
 read, set, source, eval, ...). Each is `name(ctx, args) -> status`, the same convention as the
 commands; `ctx.shell` is the interpreter.
+
+Over 500 lines as a list of small functions, one per builtin, and the `BUILTINS` table; none
+depends on another, so a longer file costs a reader nothing.
 """
+
+from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from cove_guest.shell.arrays import AssocArray, Compound, IndexedArray
+from cove_guest.shell.arrays import AssocArray, Compound, IndexedArray, Value
 from cove_guest.shell.conditional import test_command
 from cove_guest.shell.errors import FunctionReturn, LoopBreak, LoopContinue, ShellExit
 from cove_guest.shell.expand import ifs_split
+from cove_guest.shell.io import Context
 from cove_guest.shell.parse import ShellSyntaxError, is_name, parse, split_assignment
 from cove_guest.text.errors import ShellError, os_message
 from cove_guest.text.escapes import shell_quote
+
+if TYPE_CHECKING:
+    from cove_guest.shell.interp import Frame, Shell
 
 # The signals a trap may name; none is ever delivered here (no processes, no terminal).
 SIGNALS = frozenset(
@@ -53,7 +64,7 @@ SIGNALS = frozenset(
 TRAP_EVENTS = ("EXIT", "ERR", "DEBUG", "RETURN")
 
 
-def cd(ctx, args):
+def cd(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     target = argv[1] if len(argv) > 1 else (sh.get("HOME") or "/workspace")
     if target == "-":
@@ -73,21 +84,21 @@ def cd(ctx, args):
     return 0
 
 
-def pwd(ctx, args):
+def pwd(ctx: Context, args: list[str]) -> int:
     ctx.out.write(os.getcwd() + "\n")
     return 0
 
 
-def true_(ctx, args):
+def true_(ctx: Context, args: list[str]) -> int:
     """true, :, and the builtins accepted as no-ops here (shopt, wait)."""
     return 0
 
 
-def false_(ctx, args):
+def false_(ctx: Context, args: list[str]) -> int:
     return 1
 
 
-def exit_(ctx, args):
+def exit_(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     code = sh.status
     if len(argv) > 1:
@@ -99,23 +110,23 @@ def exit_(ctx, args):
     raise ShellExit(code)
 
 
-def return_(ctx, args):
+def return_(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     code = int(argv[1]) & 0xFF if len(argv) > 1 else sh.status
     raise FunctionReturn(code)
 
 
-def break_(ctx, args):
+def break_(ctx: Context, args: list[str]) -> int:
     argv = ctx.argv
     raise LoopBreak(int(argv[1]) if len(argv) > 1 else 1)
 
 
-def continue_(ctx, args):
+def continue_(ctx: Context, args: list[str]) -> int:
     argv = ctx.argv
     raise LoopContinue(int(argv[1]) if len(argv) > 1 else 1)
 
 
-def export(ctx, args):
+def export(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     args = [a for a in argv[1:] if a not in ("-n",)]
     if not args or argv[1:] == ["-p"]:
@@ -138,7 +149,7 @@ def export(ctx, args):
     return 0
 
 
-def unset(ctx, args):
+def unset(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     for a in argv[1:]:
         if a in ("-v", "-f"):
@@ -150,7 +161,7 @@ def unset(ctx, args):
     return 0
 
 
-def _declared(sh, name, flags, frame):
+def _declared(sh: Shell, name: str, flags: str, frame: Frame | None) -> None:
     """Give `name` the kind `flags` ask for (-a, -A) if it has none yet."""
     current = frame.get(name) if frame is not None else sh.get_var(name)
     value: IndexedArray | AssocArray | str
@@ -169,7 +180,7 @@ def _declared(sh, name, flags, frame):
         sh.set_var(name, value)
 
 
-def _declare_one(ctx, a, flags, frame):
+def _declare_one(ctx: Context, a: str, flags: str, frame: Frame | None) -> bool:
     """One argument of declare/local/typeset/readonly: `name`, `name=value`, `name=(...)`,
     `name[k]=value`. Returns False (having said why) when it is not a valid one."""
     sh = ctx.shell
@@ -208,25 +219,34 @@ def _declare_one(ctx, a, flags, frame):
     return True
 
 
-def _print_declaration(ctx, name, value, flags=""):
+def _elements(value: IndexedArray | AssocArray) -> str:
+    """An array's elements as `declare -p` and `set` print them: `([0]="a" [1]="b")`."""
     if isinstance(value, AssocArray):
-        inner = "".join(
-            f'[{k}]="{_dq(v)}" ' for k, v in zip(value.keys(), value.values(), strict=True)
+        keys = value.keys()
+        return (
+            "("
+            + "".join(f'[{k}]="{_dq(v)}" ' for k, v in zip(keys, value.values(), strict=True))
+            + ")"
         )
-        ctx.out.write(f"declare -A {name}=({inner})\n")
+    return "(" + " ".join(f'[{k}]="{_dq(value.items[k])}"' for k in sorted(value.items)) + ")"
+
+
+def _print_declaration(ctx: Context, name: str, value: Value, flags: str = "") -> None:
+    if isinstance(value, AssocArray):
+        ctx.out.write(f"declare -A {name}={_elements(value)}\n")
     elif isinstance(value, IndexedArray):
-        inner = " ".join(f'[{k}]="{_dq(value.items[k])}"' for k in sorted(value.items))
-        ctx.out.write(f"declare -a {name}=({inner})\n")
+        ctx.out.write(f"declare -a {name}={_elements(value)}\n")
     else:
         kind = "x" if name in ctx.shell.exported else "-"
         ctx.out.write(f'declare -{flags or kind} {name}="{_dq(value)}"\n')
 
 
-def _dq(value):
+def _dq(value: str) -> str:
+    """`value` escaped for double quotes, as `declare -p` prints it."""
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`")
 
 
-def declare(ctx, args):
+def declare(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     flags = ""
     names: list[str] = []
@@ -261,7 +281,7 @@ def declare(ctx, args):
     return status
 
 
-def local(ctx, args):
+def local(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     if not sh.locals:
         ctx.err.write("bash: local: can only be used in a function\n")
@@ -277,7 +297,7 @@ def local(ctx, args):
     return status
 
 
-def mapfile(ctx, args):
+def mapfile(ctx: Context, args: list[str]) -> int:
     """mapfile / readarray: stdin's lines into an indexed array (MAPFILE by default)."""
     sh = ctx.shell
     strip, delim, count, skip, origin = False, "\n", 0, 0, None
@@ -340,25 +360,26 @@ def mapfile(ctx, args):
     return 0
 
 
-def trap(ctx, args):
+def trap(ctx: Context, args: list[str]) -> int:
     """trap: EXIT runs when the command line (or subshell) ends, ERR after a command fails;
     signals are never delivered here, so a trap on one is kept but never runs (said once)."""
     sh = ctx.shell
     if args[:1] == ["--"]:
         args = args[1:]
     if not args or args == ["-p"]:
-        for event, action in sh.traps.items():
-            ctx.out.write(f"trap -- {shell_quote(action)} {event}\n")
+        for name, command in sh.traps.items():
+            ctx.out.write(f"trap -- {shell_quote(command)} {name}\n")
         return 0
     if args[0] == "-p":
-        for event in args[1:]:
-            action = sh.traps.get(_signal(event) or event)
-            if action is not None:
-                ctx.out.write(f"trap -- {shell_quote(action)} {_signal(event)}\n")
+        for given in args[1:]:
+            found = sh.traps.get(_signal(given) or given)
+            if found is not None:
+                ctx.out.write(f"trap -- {shell_quote(found)} {_signal(given)}\n")
         return 0
     if args[0] == "-l":
         ctx.out.write(" ".join(f"SIG{s}" for s in sorted(SIGNALS)) + "\n")
         return 0
+    action: str | None
     if len(args) == 1 or args[0] == "-":
         action, events = None, args[1:] if args[0] == "-" else args
     else:
@@ -385,7 +406,7 @@ def trap(ctx, args):
     return status
 
 
-def _signal(name):
+def _signal(name: str) -> str | None:
     """The event or signal `name` names (EXIT, INT, ...; `SIGINT`, `int`, `2` too), or None."""
     upper = name.upper().removeprefix("SIG")
     if upper in TRAP_EVENTS or upper in SIGNALS:
@@ -394,7 +415,7 @@ def _signal(name):
     return numbers.get(name)
 
 
-def bash(ctx, args):
+def bash(ctx: Context, args: list[str]) -> int:
     """`bash`/`sh` [-euxo opt] (-c COMMAND [NAME [ARG...]] | FILE [ARG...] | < stdin): a new
     shell (what is exported, not variables nor functions) on this command's input and output."""
     sh = ctx.shell
@@ -461,7 +482,7 @@ def bash(ctx, args):
     )
 
 
-def shift(ctx, args):
+def shift(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     k = int(argv[1]) if len(argv) > 1 else 1
     if k > len(sh.positional):
@@ -470,7 +491,7 @@ def shift(ctx, args):
     return 0
 
 
-def set_(ctx, args):
+def set_(ctx: Context, args: list[str]) -> int:
     sh = ctx.shell
     names = {"e": "errexit", "u": "nounset", "x": "xtrace"}
     i = 0
@@ -510,11 +531,15 @@ def set_(ctx, args):
         return 0
     if not args:
         for name in sorted(sh.vars):
-            ctx.out.write(f"{name}={shell_quote(sh.vars[name])}\n")
+            value = sh.vars[name]
+            if value is None:
+                continue
+            shown = shell_quote(value) if isinstance(value, str) else _elements(value)
+            ctx.out.write(f"{name}={shown}\n")
     return 0
 
 
-def read(ctx, args):
+def read(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     raw = False
     delim = "\n"
@@ -615,7 +640,7 @@ def read(ctx, args):
     return 1 if eof else 0
 
 
-def eval_(ctx, args):
+def eval_(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     src = " ".join(argv[1:])
     try:
@@ -626,7 +651,7 @@ def eval_(ctx, args):
     return sh.exec_list(tree, ctx.io)
 
 
-def source(ctx, args):
+def source(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     if len(argv) < 2:
         ctx.err.write("bash: source: filename argument required\n")
@@ -648,7 +673,7 @@ def source(ctx, args):
         sh.positional = saved
 
 
-def type_(ctx, args):
+def type_(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     status = 0
     which = argv[0] == "which"
@@ -668,7 +693,7 @@ def type_(ctx, args):
     return status
 
 
-def command(ctx, args):
+def command(ctx: Context, args: list[str]) -> int:
     sh = ctx.shell
     if args and args[0] == "-v":
         status = 0
@@ -690,7 +715,7 @@ def command(ctx, args):
         sh.functions = saved
 
 
-def test(ctx, args):
+def test(ctx: Context, args: list[str]) -> int:
     argv = ctx.argv
     if argv[0] == "[":
         if not args or args[-1] != "]":
@@ -704,7 +729,7 @@ def test(ctx, args):
         return 2
 
 
-def let(ctx, args):
+def let(ctx: Context, args: list[str]) -> int:
     sh, argv = ctx.shell, ctx.argv
     value = 0
     for expr in argv[1:]:
@@ -712,12 +737,15 @@ def let(ctx, args):
     return 0 if value != 0 else 1
 
 
-def umask(ctx, args):
+def umask(ctx: Context, args: list[str]) -> int:
     ctx.out.write("0022\n")
     return 0
 
 
-BUILTINS = {
+# A builtin or a command: `name(ctx, args) -> status`.
+Command = Callable[[Context, list[str]], int]
+
+BUILTINS: dict[str, Command] = {
     "cd": cd,
     "pwd": pwd,
     "true": true_,

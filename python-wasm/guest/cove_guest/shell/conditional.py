@@ -5,7 +5,8 @@ import os
 from cove_guest.text.errors import ShellError
 
 
-def unary_test(op, arg):
+def unary_test(op: str, arg: str) -> bool:
+    """`-f path`, `-n text` ...: a unary test; an unknown operator is an error."""
     if op == "-n":
         return arg != ""
     if op == "-z":
@@ -32,7 +33,8 @@ def unary_test(op, arg):
     raise ShellError(f"{op}: unary operator expected")
 
 
-def binary_test(op, left, right):
+def binary_test(op: str, left: str, right: str) -> bool:
+    """`a -eq b`, `a = b`, `f -nt g` ...: a binary test; an unknown operator is an error."""
     a: float
     b: float
     if op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
@@ -62,10 +64,10 @@ def binary_test(op, left, right):
     raise ShellError(f"{op}: binary operator expected", 2)
 
 
-def test_command(args):
+def test_command(args: list[str]) -> bool:
     """POSIX test / [ ] over already-expanded arguments; returns True/False or raises."""
 
-    def expr(a):
+    def expr(a: list[str]) -> bool:
         if not a:
             return False
         if a[0] == "!" and len(a) > 1:

@@ -4,34 +4,42 @@
 
 
 class ShellExit(Exception):
-    def __init__(self, code):
+    """`exit N`: the shell (or the subshell) ends with status `code`."""
+
+    def __init__(self, code: int) -> None:
         self.code = code
 
 
 class FunctionReturn(Exception):
-    def __init__(self, code):
+    """`return N`: the function ends with status `code`."""
+
+    def __init__(self, code: int) -> None:
         self.code = code
 
 
 class LoopBreak(Exception):
-    def __init__(self, levels):
+    """`break N`: ends the innermost `levels` loops."""
+
+    def __init__(self, levels: int) -> None:
         self.levels = levels
 
 
 class LoopContinue(Exception):
-    def __init__(self, levels):
+    """`continue N`: the next round of the loop `levels` out."""
+
+    def __init__(self, levels: int) -> None:
         self.levels = levels
 
 
 class FatalError(Exception):
     """An expansion error that ends a non-interactive shell (e.g. set -u)."""
 
-    def __init__(self, message, code=1):
+    def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
 
 
-def internal_error(name, exc):
+def internal_error(name: str, exc: BaseException) -> str:
     """The last-resort message for an exception a utility or builtin did not expect."""
     if isinstance(exc, RecursionError):
         return f"{name}: maximum recursion depth exceeded\n"

@@ -10,7 +10,9 @@ from cove_guest.shell.parse import scan_dollar
 from cove_guest.text.patterns import glob_to_re
 
 
-def ifs_split(value, ifs):
+def ifs_split(value: str, ifs: str) -> list[str]:
+    """Field splitting: `value` split at the characters of `ifs`, as bash splits an unquoted
+    expansion (runs of IFS whitespace are one separator, and trim the ends)."""
     if not ifs:
         return [value]
     ws = "".join(c for c in ifs if c in " \t\n")
@@ -31,7 +33,8 @@ def ifs_split(value, ifs):
     return parts
 
 
-def pathname_expand(pattern):
+def pathname_expand(pattern: str) -> list[str]:
+    """The paths a glob matches, sorted as bash sorts them (hidden ones only when asked)."""
     hidden = os.path.basename(pattern).startswith(".")
     try:
         matches = _glob.glob(pattern, include_hidden=hidden)
@@ -42,12 +45,13 @@ def pathname_expand(pattern):
     return sorted(matches, key=_collate)
 
 
-def _collate(name):
+def _collate(name: str) -> str:
     # Bash's default sort in the C.UTF-8 locale is by code point.
     return name
 
 
-def trim_pattern(value, pattern, op):
+def trim_pattern(value: str, pattern: str, op: str) -> str:
+    """`${value#pattern}`, `##`, `%`, `%%`: the shortest or longest match trimmed."""
     rx = glob_to_re(pattern)
     if op in ("#", "##"):
         lengths = range(len(value) + 1) if op == "#" else range(len(value), -1, -1)
@@ -62,7 +66,8 @@ def trim_pattern(value, pattern, op):
     return value
 
 
-def replace_pattern(value, pattern, rep, all_, anchor):
+def replace_pattern(value: str, pattern: str, rep: str, all_: bool, anchor: str | None) -> str:
+    """`${value/pattern/rep}`, `//` (`all_`), `/#` and `/%` (`anchor`)."""
     if pattern == "":
         return value
     rx = glob_to_re(pattern)
@@ -76,7 +81,7 @@ def replace_pattern(value, pattern, rep, all_, anchor):
             if re.fullmatch(rx, value[k:], re.S):
                 return value[:k] + rep
         return value
-    out = []
+    out: list[str] = []
     i = 0
     n = len(value)
     done = False
@@ -97,7 +102,8 @@ def replace_pattern(value, pattern, rep, all_, anchor):
     return "".join(out)
 
 
-def split_unescaped(s, sep):
+def split_unescaped(s: str, sep: str) -> tuple[str, str, str]:
+    """`s.partition(sep)` at the first `sep` no backslash escapes."""
     i = 0
     while i < len(s):
         if s[i] == "\\":
@@ -109,12 +115,12 @@ def split_unescaped(s, sep):
     return s, "", ""
 
 
-def brace_expand(word):
+def brace_expand(word: str) -> list[str]:
     """Bash brace expansion on unquoted braces: {a,b}, {1..5}, {a..e}, {1..10..2}."""
     i, n = 0, len(word)
     depth = 0
     start = -1
-    quote = None
+    quote: str | None = None
     while i < n:
         c = word[i]
         if quote:
@@ -146,7 +152,7 @@ def brace_expand(word):
                 prefix, suffix = word[:start], word[i + 1 :]
                 alts = _brace_alternatives(body)
                 if alts is not None:
-                    out = []
+                    out: list[str] = []
                     for alt in alts:
                         out.extend(brace_expand(prefix + alt + suffix))
                     return out
@@ -156,7 +162,8 @@ def brace_expand(word):
     return [word]
 
 
-def _brace_alternatives(body):
+def _brace_alternatives(body: str) -> list[str] | None:
+    """The words a brace's body stands for (`a,b`, `1..5`, `a..e`), or None if it is none."""
     m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?", body)
     if m:
         a, b = int(m.group(1)), int(m.group(2))
@@ -176,8 +183,10 @@ def _brace_alternatives(body):
         step = abs(int(m.group(3))) if m.group(3) else 1
         seq = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
         return [chr(v) for v in seq]
-    parts, depth, cur, i = [], 0, [], 0
-    quote = None
+    parts: list[str] = []
+    cur: list[str] = []
+    depth, i = 0, 0
+    quote: str | None = None
     while i < len(body):
         c = body[i]
         if quote:

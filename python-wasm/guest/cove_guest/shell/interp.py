@@ -11,14 +11,39 @@ parts live beside it: parsing (`parse`), arithmetic (`arith`), expansions (`expa
 this package never imports them.
 """
 
+import functools
 import glob as _glob
+import io
 import os
 import re
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from cove_guest.deadline import TimeLimitExceeded
 from cove_guest.shell.arith import ArithError, evaluate
 from cove_guest.shell.arrays import AssocArray, Compound, IndexedArray, Value
-from cove_guest.shell.builtins import BUILTINS
+from cove_guest.shell.ast import (
+    AndOr,
+    Arith,
+    Case,
+    CFor,
+    CommandList,
+    Cond,
+    For,
+    FuncDef,
+    Group,
+    If,
+    Pipeline,
+    Redir,
+    Select,
+    Simple,
+    Stage,
+    Subshell,
+    Unsupported,
+    While,
+)
+from cove_guest.shell.ast import Command as AstCommand
+from cove_guest.shell.builtins import BUILTINS, Command
 from cove_guest.shell.conditional import binary_test, unary_test
 from cove_guest.shell.errors import (
     CONTROL_FLOW,
@@ -37,7 +62,16 @@ from cove_guest.shell.expand import (
     split_unescaped,
     trim_pattern,
 )
-from cove_guest.shell.io import IO, Context, NullSink, Writer, open_writer, read_path
+from cove_guest.shell.io import (
+    IO,
+    ByteSink,
+    Context,
+    NullSink,
+    Output,
+    Writer,
+    open_writer,
+    read_path,
+)
 from cove_guest.shell.parse import (
     Parser,
     ShellSyntaxError,
@@ -54,6 +88,21 @@ from cove_guest.text.escapes import ansi_c, shell_quote
 from cove_guest.text.patterns import expand_classes, fnmatch, glob_escape
 
 MAX_DEPTH = 100
+# What scanning a word gives: (text, quoted, "lit" or "exp"), or "BREAK" between the fields of
+# "$@".
+Segment = tuple[str, bool, str] | str
+
+
+# Variables by name: the globals, or a function's locals (None: declared local, unset).
+Frame = dict[str, Value | None]
+
+
+class Host(Protocol):
+    """What starts a fresh interpreter for the shell's `python` (the driver's `GuestHost`)."""
+
+    def python(self, ctx: Context, args: list[str]) -> int: ...
+
+
 # Builtins whose assignment arguments are assignments (not split, not globbed; `a=(...)` kept
 # whole for the builtin to assign), as bash treats them.
 DECLARATIONS = frozenset({"declare", "typeset", "local", "readonly", "export"})
@@ -63,7 +112,7 @@ DECLARATIONS = frozenset({"declare", "typeset", "local", "readonly", "export"})
 _SUBSCRIPTED = re.compile(r"([#!]?)([A-Za-z_][A-Za-z0-9_]*)\[")
 
 
-def _subscript_end(body, i):
+def _subscript_end(body: str, i: int) -> int | None:
     """The index of the `]` closing the subscript that starts at body[i], or None."""
     depth = 1
     for j, c in unquoted_chars(body, i):
@@ -76,7 +125,7 @@ def _subscript_end(body, i):
     return None
 
 
-def _copy_vars(frame):
+def _copy_vars(frame: Frame) -> Frame:
     return {
         k: (v.copy() if isinstance(v, (IndexedArray, AssocArray)) else v) for k, v in frame.items()
     }
@@ -90,8 +139,10 @@ class Shell:
     interpreter (None: python is unavailable).
     """
 
-    def __init__(self, commands=None, host=None):
-        self.vars: dict[str, Value] = {
+    def __init__(
+        self, commands: Mapping[str, Command] | None = None, host: Host | None = None
+    ) -> None:
+        self.vars: Frame = {
             "HOME": "/workspace",
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "IFS": " \t\n",
@@ -102,40 +153,56 @@ class Shell:
             "TERM": "dumb",
         }
         self.exported = {"HOME", "PATH", "PWD", "SHELL", "USER", "LANG", "TERM"}
-        self.functions = {}
-        self.positional = []
+        self.functions: dict[str, Stage] = {}
+        self.positional: list[str] = []
         self.status = 0
         self.opts = {"errexit": False, "nounset": False, "xtrace": False, "pipefail": False}
-        self.locals = []
+        self.locals: list[Frame] = []
         self.host = host
         self.depth = 0
         self.line = 1
-        self._current_err = NullSink()
+        self._current_err: Output = NullSink()
         self.commands = dict(commands or {})
         self.arg0 = "bash"
         # trap's commands by event (EXIT, ERR, ...) or signal name; a command line's EXIT trap
         # runs when that command line ends (each call is a script), then they are cleared.
-        self.traps = {}
+        self.traps: dict[str, str] = {}
         self._in_trap = False
         # Process substitutions made for the command being run: (path, command or None).
-        self._procsubs = []
-        self._subst_status = None
+        self._procsubs: list[tuple[str, str | None]] = []
+        self._subst_status: int | None = None
 
     # -- entry point --------------------------------------------------------------------------
 
-    def run(self, src, stdin=b"", *, stop_at_time_limit=False):
+    def run(
+        self, src: str, stdin: bytes = b"", *, stop_at_time_limit: bool = False
+    ) -> tuple[bytes, bytes, int]:
         """Run a command line; returns (stdout bytes, stderr bytes, status).
 
         With `stop_at_time_limit` (the session's own shell), the call's time limit stops the
         command line with status 124 and the shell goes on; otherwise (a shell run by model code,
         `subprocess`) `TimeLimitExceeded` propagates to that code's caller.
         """
-        out, err = Writer(), Writer()
-        io_ = IO(stdin, out, err)
-        status = self.run_script_source(src, io_, stop_at_time_limit=stop_at_time_limit)
-        return out.getvalue(), err.getvalue(), status & 0xFF
+        out, err = io.BytesIO(), io.BytesIO()
+        status = self.run_into(src, out, err, stdin=stdin, stop_at_time_limit=stop_at_time_limit)
+        return out.getvalue(), err.getvalue(), status
 
-    def run_script_source(self, src, io_, *, stop_at_time_limit=False):
+    def run_into(
+        self,
+        src: str,
+        out: ByteSink,
+        err: ByteSink,
+        *,
+        stdin: bytes = b"",
+        stop_at_time_limit: bool = False,
+    ) -> int:
+        """Run a command line with its stdout and stderr written to `out` and `err` as it runs
+        (byte sinks: the session's shell is given bounded ones, so a command's output is bounded
+        while it is written, not after); returns the status."""
+        io_ = IO(stdin, Writer(out), Writer(err))
+        return self.run_script_source(src, io_, stop_at_time_limit=stop_at_time_limit) & 0xFF
+
+    def run_script_source(self, src: str, io_: IO, *, stop_at_time_limit: bool = False) -> int:
         """Run `src` as bash runs a script: each complete command is parsed, then run, in
         turn (a syntax error stops the script there, status 2, after what came before it
         ran); the EXIT trap runs at the end. Returns the status."""
@@ -169,7 +236,7 @@ class Shell:
         self.status = status
         return self.run_exit_trap(io_, status)
 
-    def _run_items(self, src, io_):
+    def _run_items(self, src: str, io_: IO) -> int:
         try:
             parser = Parser(src)
         except ShellSyntaxError as exc:
@@ -186,7 +253,16 @@ class Shell:
                 return status
             status = self.exec_node(item.node, io_)
 
-    def run_child(self, src, io_, *, stdin, arg0, positional, opts):
+    def run_child(
+        self,
+        src: str,
+        io_: IO,
+        *,
+        stdin: bytes,
+        arg0: str,
+        positional: list[str],
+        opts: dict[str, bool],
+    ) -> int:
         """`bash -c`, `sh FILE`: `src` in a new shell that has what this one exports (no other
         variables, no functions), on `io_`'s output; this shell's directory is kept."""
         if self.depth >= MAX_DEPTH:
@@ -208,7 +284,7 @@ class Shell:
             except OSError:
                 pass
 
-    def run_exit_trap(self, io_, status):
+    def run_exit_trap(self, io_: IO, status: int) -> int:
         """Run (and clear) the EXIT trap; the status the shell exits with."""
         action = self.traps.pop("EXIT", None)
         self.traps.clear()
@@ -225,14 +301,14 @@ class Shell:
 
     # -- variables ----------------------------------------------------------------------------
 
-    def _frame_of(self, name):
+    def _frame_of(self, name: str) -> Frame | None:
         """The dict holding `name`: its innermost local frame, else the globals (or None)."""
         for frame in reversed(self.locals):
             if name in frame:
                 return frame
         return self.vars if name in self.vars else None
 
-    def get_var(self, name):
+    def get_var(self, name: str) -> Value | None:
         """A variable's stored value: a str, an array, or None."""
         frame = self._frame_of(name)
         if frame is not None:
@@ -241,12 +317,12 @@ class Shell:
             return os.getcwd()
         return None
 
-    def set_var(self, name, value):
+    def set_var(self, name: str, value: Value) -> None:
         """Store `value` (a str or an array) as the variable `name`, where it lives."""
         frame = self._frame_of(name)
         (self.vars if frame is None else frame)[name] = value
 
-    def get(self, name):
+    def get(self, name: str) -> str | None:
         """A variable's value as a string (an array's element 0); `a[sub]` reads an element."""
         if name.endswith("]") and "[" in name:
             base, _, sub = name[:-1].partition("[")
@@ -258,7 +334,7 @@ class Shell:
             return value.get("0")
         return value
 
-    def set(self, name, value):
+    def set(self, name: str, value: str) -> None:
         if name.endswith("]") and "[" in name:
             base, _, sub = name[:-1].partition("[")
             self.set_element(base, sub, value, key_expanded=True)
@@ -271,7 +347,7 @@ class Shell:
         else:
             self.set_var(name, value)
 
-    def unset(self, name):
+    def unset(self, name: str) -> None:
         if name.endswith("]") and "[" in name:
             base, _, sub = name[:-1].partition("[")
             array = self.get_var(base)
@@ -289,7 +365,7 @@ class Shell:
         self.vars.pop(name, None)
         self.exported.discard(name)
 
-    def _key(self, array, sub, key_expanded):
+    def _key(self, array: Value | None, sub: str, key_expanded: bool) -> Any:
         if isinstance(array, AssocArray):
             return sub if key_expanded else self.expand_str(sub)
         try:
@@ -297,7 +373,7 @@ class Shell:
         except ArithError as exc:
             raise FatalError(f"{sub}: {exc}") from None
 
-    def is_set(self, name):
+    def is_set(self, name: str) -> bool:
         """`[[ -v name ]]`, `[[ -v a[k] ]]`: whether the variable (or element) is set."""
         if name.endswith("]") and "[" in name:
             base, _, sub = name[:-1].partition("[")
@@ -307,14 +383,16 @@ class Shell:
             return len(value) > 0
         return value is not None or name in ("PWD",)
 
-    def get_element(self, name, sub, *, key_expanded=False):
+    def get_element(self, name: str, sub: str, *, key_expanded: bool = False) -> str | None:
         array = self.get_var(name)
         key = self._key(array, sub, key_expanded)
         if isinstance(array, (IndexedArray, AssocArray)):
             return array.get(key)
         return array if key in (0, -1) else None
 
-    def set_element(self, name, sub, value, *, key_expanded=False, append=False):
+    def set_element(
+        self, name: str, sub: str, value: str, *, key_expanded: bool = False, append: bool = False
+    ) -> None:
         array = self.get_var(name)
         if not isinstance(array, (IndexedArray, AssocArray)):
             array = IndexedArray([] if array is None else [array])
@@ -325,7 +403,15 @@ class Shell:
         if array.set(key, value) is False:
             raise FatalError(f"{name}[{sub}]: bad array subscript")
 
-    def assign_compound(self, name, inner, *, append=False, assoc=None, frame=None):
+    def assign_compound(
+        self,
+        name: str,
+        inner: str,
+        *,
+        append: bool = False,
+        assoc: bool | None = None,
+        frame: Frame | None = None,
+    ) -> None:
         """`name=(...)` / `name+=(...)`: `inner` is the text between the parentheses, its words
         expanded as bash does (values split and globbed; `[key]=value` not)."""
         current = frame.get(name) if frame is not None else self.get_var(name)
@@ -350,7 +436,8 @@ class Shell:
         for word in words:
             keyed = split_assignment("x" + word) if word.startswith("[") else None
             if keyed is not None and keyed[1] is not None:
-                _, sub, add, raw = keyed
+                _, maybe_sub, add, raw = keyed
+                sub = maybe_sub or ""
                 value = self.expand_str(raw, assign=True)
                 if isinstance(array, AssocArray):
                     key = self.expand_str(sub)
@@ -378,7 +465,7 @@ class Shell:
         else:
             self.set_var(name, array)
 
-    def environ(self):
+    def environ(self) -> dict[str, str]:
         env = {}
         for name in self.exported:
             value = self.get_var(name)
@@ -386,7 +473,7 @@ class Shell:
                 env[name] = value
         return env
 
-    def special(self, name):
+    def special(self, name: str) -> str | None:
         if name == "?":
             return str(self.status)
         if name == "#":
@@ -416,36 +503,34 @@ class Shell:
 
     # -- execution ----------------------------------------------------------------------------
 
-    def exec_list(self, node, io_, cond=False):
+    def exec_list(self, node: CommandList, io_: IO, cond: bool = False) -> int:
         status = 0
         for item in node.items:
             status = self.exec_node(item.node, io_, cond)
         return status
 
-    def exec_node(self, node, io_, cond=False):
-        kind = node.kind
-        if kind == "andor":
-            left = self.exec_node(node.left, io_, True)
-            if (node.op == "&&" and left == 0) or (node.op == "||" and left != 0):
-                return self.exec_node(node.right, io_, cond)
-            return left
-        if kind == "pipeline":
-            status = self.exec_pipeline(node, io_, cond)
-            if node.negate:
-                status = int(status == 0)
-            self.status = status
-            if status != 0 and not cond and not node.negate:
-                if "ERR" in self.traps and not self._in_trap:
-                    self.run_trap("ERR", io_)
-                    self.status = status
-                if self.opts["errexit"]:
-                    raise ShellExit(status)
-            return status
-        if kind == "list":
-            return self.exec_list(node, io_, cond)
-        raise ShellError(f"cannot run {kind}")
+    def exec_node(self, node: AstCommand, io_: IO, cond: bool = False) -> int:
+        match node:
+            case AndOr(op=op, left=left, right=right):
+                status = self.exec_node(left, io_, True)
+                if (op == "&&" and status == 0) or (op == "||" and status != 0):
+                    return self.exec_node(right, io_, cond)
+                return status
+            case Pipeline(negate=negate):
+                status = self.exec_pipeline(node, io_, cond)
+                if negate:
+                    status = int(status == 0)
+                self.status = status
+                if status != 0 and not cond and not negate:
+                    if "ERR" in self.traps and not self._in_trap:
+                        self.run_trap("ERR", io_)
+                        self.status = status
+                    if self.opts["errexit"]:
+                        raise ShellExit(status)
+                return status
+        raise ShellError(f"cannot run {type(node).__name__}")
 
-    def run_trap(self, event, io_):
+    def run_trap(self, event: str, io_: IO) -> None:
         """Run the trap set for `event` (its status is not the shell's)."""
         action = self.traps.get(event)
         if not action:
@@ -456,7 +541,7 @@ class Shell:
         finally:
             self._in_trap = False
 
-    def exec_pipeline(self, node, io_, cond):
+    def exec_pipeline(self, node: Pipeline, io_: IO, cond: bool) -> int:
         stages = node.stages
         if len(stages) == 1:
             status = self.exec_command(stages[0], io_, cond)
@@ -465,19 +550,18 @@ class Shell:
         data = io_.stdin
         statuses = []
         for k, stage in enumerate(stages):
-            last = k == len(stages) - 1
-            out = io_.out if last else Writer()
-            status = self.exec_command(stage, IO(data, out, io_.err), cond, isolated=True)
-            statuses.append(status)
-            if not last:
-                data = out.getvalue()
+            if k == len(stages) - 1:
+                statuses.append(self.exec_command(stage, IO(data, io_.out, io_.err), cond, True))
+                break
+            out = Writer()
+            statuses.append(self.exec_command(stage, IO(data, out, io_.err), cond, True))
+            data = out.getvalue()
         self.vars["PIPESTATUS"] = IndexedArray([str(s & 0xFF) for s in statuses])
         if self.opts["pipefail"]:
             return next((s for s in reversed(statuses) if s != 0), 0)
         return statuses[-1]
 
-    def exec_command(self, node, io_, cond=False, isolated=False):
-        kind = node.kind
+    def exec_command(self, node: Stage, io_: IO, cond: bool = False, isolated: bool = False) -> int:
         # A command substitution's stderr is the stderr of the command being expanded (before
         # that command's own redirections, which bash applies after expanding its words).
         saved_err = self._current_err
@@ -490,22 +574,15 @@ class Shell:
             self._current_err = saved_err
             self._finish_procsubs(procsubs, io_)
             return 1
-        if kind != "simple":
+        if not isinstance(node, Simple):
             self._current_err = redirected.err
         try:
-            if kind == "simple":
+            if isinstance(node, Simple):
                 return self.exec_simple(node, redirected, cond)
-            if kind == "group":
-                return self.exec_list(node.body, redirected, cond)
-            if kind == "subshell" or (isolated and kind != "simple"):
-                return self.subshell(
-                    lambda: (
-                        self.exec_list(node.body, redirected, cond)
-                        if kind in ("subshell", "group")
-                        else self.exec_compound(node, redirected, cond)
-                    ),
-                    redirected,
-                )
+            # A compound command in a multi-stage pipeline runs in a subshell, as bash runs
+            # every stage of a pipeline: `{ x=1; } | cat` leaves x as it was.
+            if isinstance(node, Subshell) or isolated:
+                return self.subshell(lambda: self.exec_compound(node, redirected, cond), redirected)
             return self.exec_compound(node, redirected, cond)
         finally:
             self._current_err = saved_err
@@ -513,7 +590,7 @@ class Shell:
                 close()
             self._finish_procsubs(procsubs, io_)
 
-    def subshell(self, body, io_=None):
+    def subshell(self, body: Callable[[], int], io_: IO | None = None) -> int:
         """Run `body` on a copy of the shell's state (a subshell); its EXIT trap, if it sets
         one, runs as it ends (on `io_`)."""
         saved = (
@@ -553,7 +630,7 @@ class Shell:
 
     # -- process substitution -----------------------------------------------------------------
 
-    def process_substitution(self, word):
+    def process_substitution(self, word: str) -> str:
         """`<(cmd)`: cmd's output in a file, whose path replaces the word. `>(cmd)`: a file the
         command writes, given to cmd as its stdin once the command has run. WASI has no pipes
         between processes: the files live in the temporary directory until the command ends."""
@@ -576,7 +653,7 @@ class Shell:
             self._procsubs.append((path, source))
         return path
 
-    def _finish_procsubs(self, mark, io_):
+    def _finish_procsubs(self, mark: int, io_: IO) -> None:
         """After the command that used them: run each `>(cmd)` on what was written to it, and
         remove the files."""
         while len(self._procsubs) > mark:
@@ -586,7 +663,8 @@ class Shell:
                     with open(path, "rb") as f:
                         data = f.read()
                     tree = parse(source)
-                    self.subshell(lambda t=tree, d=data: self.exec_list(t, IO(d, io_.out, io_.err)))
+                    io_in = IO(data, io_.out, io_.err)
+                    self.subshell(functools.partial(self.exec_list, tree, io_in))
             except ShellSyntaxError as exc:
                 io_.err.write(f"bash: process substitution: {exc}\n")
             finally:
@@ -595,96 +673,90 @@ class Shell:
                 except OSError:
                     pass
 
-    def exec_compound(self, node, io_, cond):
-        kind = node.kind
-        if kind == "if":
-            for test, body in node.clauses:
-                if self.exec_list(test, io_, True) == 0:
-                    return self.exec_list(body, io_, cond)
-            return self.exec_list(node.else_, io_, cond) if node.else_ else 0
-        if kind == "while":
-            status = 0
-            while True:
-                test = self.exec_list(node.cond, io_, True)
-                if (test == 0) == node.until:
-                    break
-                try:
-                    status = self.exec_list(node.body, io_, cond)
-                except LoopBreak as b:
-                    if b.levels > 1:
-                        raise LoopBreak(b.levels - 1) from None
-                    break
-                except LoopContinue as c:
-                    if c.levels > 1:
-                        raise LoopContinue(c.levels - 1) from None
-            return status
-        if kind == "for":
-            if node.items is None:
-                items = list(self.positional)
-            else:
-                items = []
-                for word in node.items:
-                    items.extend(self.expand(word))
-            status = 0
-            for item in items:
-                self.set(node.var, item)
-                try:
-                    status = self.exec_list(node.body, io_, cond)
-                except LoopBreak as b:
-                    if b.levels > 1:
-                        raise LoopBreak(b.levels - 1) from None
-                    break
-                except LoopContinue as c:
-                    if c.levels > 1:
-                        raise LoopContinue(c.levels - 1) from None
-            return status
-        if kind == "select":
-            return self.exec_select(node, io_, cond)
-        if kind == "cfor":
-            self.arith(node.init)
-            status = 0
-            while node.cond.strip() == "" or self.arith(node.cond) != 0:
-                try:
-                    status = self.exec_list(node.body, io_, cond)
-                except LoopBreak as b:
-                    if b.levels > 1:
-                        raise LoopBreak(b.levels - 1) from None
-                    break
-                except LoopContinue as c:
-                    if c.levels > 1:
-                        raise LoopContinue(c.levels - 1) from None
-                self.arith(node.step)
-            return status
-        if kind == "case":
-            word = self.expand_str(node.word)
-            for patterns, body in node.arms:
-                for pattern in patterns:
-                    if self.match(word, self.expand_pattern(pattern)):
+    def exec_compound(self, node: Stage, io_: IO, cond: bool) -> int:
+        match node:
+            case Group(body=body) | Subshell(body=body):
+                return self.exec_list(body, io_, cond)
+            case If(clauses=clauses, else_=else_):
+                for test, body in clauses:
+                    if self.exec_list(test, io_, True) == 0:
                         return self.exec_list(body, io_, cond)
-            return 0
-        if kind == "funcdef":
-            self.functions[node.name] = node.body
-            return 0
-        if kind == "arith":
-            try:
-                return 0 if self.arith(node.expr) != 0 else 1
-            except ArithError as exc:
-                io_.err.write(f"bash: ((: {node.expr}: {exc}\n")
-                return 1
-        if kind == "cond":
-            try:
-                return 0 if self.cond(node.words) else 1
-            except ShellError as exc:
-                io_.err.write(f"bash: {exc}\n")
+                return self.exec_list(else_, io_, cond) if else_ else 0
+            case While(cond=test, body=body, until=until):
+                status = 0
+                while (self.exec_list(test, io_, True) == 0) != until:
+                    status, broken = self._loop_body(body, io_, cond, status)
+                    if broken:
+                        break
+                return status
+            case For(var=var, items=words, body=body):
+                if words is None:
+                    items = list(self.positional)
+                else:
+                    items = []
+                    for word in words:
+                        items.extend(self.expand(word))
+                status = 0
+                for item in items:
+                    self.set(var, item)
+                    status, broken = self._loop_body(body, io_, cond, status)
+                    if broken:
+                        break
+                return status
+            case Select():
+                return self.exec_select(node, io_, cond)
+            case CFor(init=init, cond=test, step=step, body=body):
+                self.arith(init)
+                status = 0
+                while test.strip() == "" or self.arith(test) != 0:
+                    status, broken = self._loop_body(body, io_, cond, status)
+                    if broken:
+                        break
+                    self.arith(step)
+                return status
+            case Case(word=word, arms=arms):
+                subject = self.expand_str(word)
+                for patterns, body in arms:
+                    for pattern in patterns:
+                        if self.match(subject, self.expand_pattern(pattern)):
+                            return self.exec_list(body, io_, cond)
+                return 0
+            case FuncDef(name=name, body=body):
+                self.functions[name] = body
+                return 0
+            case Arith(expr=expr):
+                try:
+                    return 0 if self.arith(expr) != 0 else 1
+                except ArithError as exc:
+                    io_.err.write(f"bash: ((: {expr}: {exc}\n")
+                    return 1
+            case Cond(words=words):
+                try:
+                    return 0 if self.cond(words) else 1
+                except ShellError as exc:
+                    io_.err.write(f"bash: {exc}\n")
+                    return 2
+            case Unsupported(what=what):
+                io_.err.write(f"bash: {what}\n")
                 return 2
-        if kind in ("group", "subshell"):
-            return self.exec_list(node.body, io_, cond)
-        if kind == "unsupported":
-            io_.err.write(f"bash: {node.what}\n")
-            return 2
-        raise ShellError(f"unsupported construct {kind}")
+        raise ShellError(f"unsupported construct {type(node).__name__}")
 
-    def exec_select(self, node, io_, cond):
+    def _loop_body(self, body: CommandList, io_: IO, cond: bool, status: int) -> tuple[int, bool]:
+        """One round of a loop's body: (the loop's status after it, whether a `break` ended the
+        loop). `break N` and `continue N` aimed at an enclosing loop go on up, one level less;
+        a round they cut short leaves the status as it was."""
+        try:
+            return self.exec_list(body, io_, cond), False
+        except LoopBreak as b:
+            if b.levels > 1:
+                raise LoopBreak(b.levels - 1) from None
+            return status, True
+        except LoopContinue as c:
+            if c.levels > 1:
+                raise LoopContinue(c.levels - 1) from None
+            return status, False
+
+    def exec_select(self, node: Select, io_: IO, cond: bool) -> int:
         """`select`: the menu and the `PS3` prompt on stderr, a line of stdin per round."""
         items = list(self.positional) if node.items is None else []
         for word in node.items or []:
@@ -698,7 +770,8 @@ class Shell:
                 width = len(str(len(items)))
                 for k, item in enumerate(items, 1):
                     io_.err.write(f"{k:>{width}}) {item}\n")
-            io_.err.write(self.get("PS3") if self.get("PS3") is not None else "#? ")
+            prompt = self.get("PS3")
+            io_.err.write(prompt if prompt is not None else "#? ")
             if not lines:
                 io_.out.write("\n")
                 return 1
@@ -714,20 +787,14 @@ class Shell:
                 if choice.isdigit() and 0 < int(choice) <= len(items)
                 else "",
             )
-            try:
-                status = self.exec_list(node.body, IO(b"", io_.out, io_.err), cond)
-            except LoopBreak as b:
-                if b.levels > 1:
-                    raise LoopBreak(b.levels - 1) from None
+            status, broken = self._loop_body(node.body, IO(b"", io_.out, io_.err), cond, status)
+            if broken:
                 return status
-            except LoopContinue as c:
-                if c.levels > 1:
-                    raise LoopContinue(c.levels - 1) from None
 
-    def arith(self, expr):
+    def arith(self, expr: str) -> int:
         expanded = self.expand_str(expr, arith=True)
 
-        def get(name):
+        def get(name: str) -> str | None:
             value = self.get(name)
             if value is None and self.opts["nounset"]:
                 raise FatalError(f"{name}: unbound variable")
@@ -735,8 +802,8 @@ class Shell:
 
         return evaluate(expanded, get, lambda n, v: self.set(n, str(v)))
 
-    def exec_simple(self, node, io_, cond):
-        argv = []
+    def exec_simple(self, node: Simple, io_: IO, cond: bool) -> int:
+        argv: list[str] = []
         declaring = bool(node.words) and node.words[0] in DECLARATIONS
         for k, word in enumerate(node.words):
             parts = split_assignment(word) if declaring and k else None
@@ -763,7 +830,9 @@ class Shell:
             return self.status if node.words else 0
         assigns = []
         for a in node.assigns:
-            name, _, append, value = split_assignment(a)
+            parsed = split_assignment(a)
+            assert parsed is not None  # the parser took it for an assignment
+            name, _, append, value = parsed
             value = self.expand_str(value, assign=True)
             if append:
                 value = (self.get(name) or "") + value
@@ -791,9 +860,12 @@ class Shell:
                 if not was_exported:
                     self.exported.discard(name)
 
-    def assign(self, word):
+    def assign(self, word: str) -> None:
         """One assignment word, made now: `a=v`, `a+=v`, `a[k]=v`, `a=(...)`, `a+=(...)`."""
-        name, sub, append, raw = split_assignment(word)
+        parsed = split_assignment(word)
+        if parsed is None:
+            raise ShellError(f"`{word}': not a valid identifier")
+        name, sub, append, raw = parsed
         if sub is None and raw.startswith("(") and raw.endswith(")"):
             self.assign_compound(name, raw[1:-1], append=append)
             return
@@ -805,7 +877,7 @@ class Shell:
             value = (self.get(name) or "") + value
         self.set(name, value)
 
-    def call(self, argv, io_, cond=False):
+    def call(self, argv: list[str], io_: IO, cond: bool = False) -> int:
         name = argv[0]
         if name in self.functions:
             return self.call_function(name, argv, io_)
@@ -852,7 +924,7 @@ class Shell:
             io_.err.write(internal_error(f"bash: {name}", exc))
             return 2
 
-    def call_function(self, name, argv, io_):
+    def call_function(self, name: str, argv: list[str], io_: IO) -> int:
         if self.depth >= MAX_DEPTH:
             raise ShellError("maximum function nesting level exceeded")
         saved = self.positional
@@ -868,7 +940,7 @@ class Shell:
             self.locals.pop()
             self.positional = saved
 
-    def run_script(self, path, args, io_):
+    def run_script(self, path: str, args: list[str], io_: IO) -> int:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             src = f.read()
         if src.startswith("#!") and "python" in src.split("\n", 1)[0]:
@@ -882,10 +954,10 @@ class Shell:
 
     # -- redirections -------------------------------------------------------------------------
 
-    def redirect(self, redirs, io_):
+    def redirect(self, redirs: tuple[Redir, ...], io_: IO) -> tuple[IO, list[Callable[[], object]]]:
         if not redirs:
             return io_, []
-        fds = {0: io_.stdin, 1: io_.out, 2: io_.err}
+        fds: dict[int, Any] = {0: io_.stdin, 1: io_.out, 2: io_.err}  # bytes for stdin
         closers = []
         for r in redirs:
             op, fd = r.op, r.fd
@@ -929,7 +1001,7 @@ class Shell:
 
     # -- expansion ----------------------------------------------------------------------------
 
-    def expand(self, word):
+    def expand(self, word: str) -> list[str]:
         """Full expansion of one word into fields: braces, tilde, parameters, command and
         arithmetic substitution, field splitting, pathname expansion, quote removal."""
         if word[:2] in ("<(", ">(") and word.endswith(")") and scan_dollar(word, 0) == len(word):
@@ -939,12 +1011,14 @@ class Shell:
             fields.extend(self._expand_one(piece))
         return fields
 
-    def expand_str(self, text, assign=False, heredoc=False, arith=False):
+    def expand_str(
+        self, text: str, assign: bool = False, heredoc: bool = False, arith: bool = False
+    ) -> str:
         """Expansion without splitting or globbing (assignments, heredocs, case words)."""
         segs = self._segments(text, heredoc=heredoc, tilde=not heredoc and not arith, assign=assign)
         return "".join(s[0] if isinstance(s, tuple) else "" for s in segs)
 
-    def expand_pattern(self, text):
+    def expand_pattern(self, text: str) -> str:
         """A word as a pattern: quoted parts match literally."""
         out = []
         for seg in self._segments(text):
@@ -954,7 +1028,7 @@ class Shell:
             out.append(glob_escape(value) if quoted else value)
         return "".join(out)
 
-    def _expand_one(self, word):
+    def _expand_one(self, word: str) -> list[str]:
         segs = self._segments(word)
         # Build fields: quoted and literal text joins; unquoted expansion results split on IFS.
         ifs = self.get("IFS")
@@ -965,7 +1039,7 @@ class Shell:
         cur_pat: list[str]
         cur_text, cur_pat, has_any, magic = [], [], False, False
 
-        def flush(force=False):
+        def flush(force: bool = False) -> None:
             nonlocal cur_text, cur_pat, has_any, magic
             if has_any or force:
                 fields.append(("".join(cur_text), "".join(cur_pat), magic))
@@ -975,7 +1049,7 @@ class Shell:
             if seg == "BREAK":
                 flush(force=True)
                 continue
-            value, quoted, kind = seg
+            value, quoted, kind = seg if isinstance(seg, tuple) else ("", False, "")
             if kind == "lit":
                 cur_text.append(value)
                 if quoted:
@@ -1022,13 +1096,15 @@ class Shell:
             out.append(text)
         return out
 
-    def _segments(self, text, heredoc=False, tilde=True, assign=False):
+    def _segments(
+        self, text: str, heredoc: bool = False, tilde: bool = True, assign: bool = False
+    ) -> list[Segment]:
         """Scan `text` into segments (value, quoted, kind) and "BREAK" markers ("$@" fields)."""
         segs: list[tuple[str, bool, str] | str] = []
         i, n = 0, len(text)
         lit: list[str] = []
 
-        def flush_lit(quoted=False):
+        def flush_lit(quoted: bool = False) -> None:
             if lit:
                 segs.append(("".join(lit), quoted, "lit"))
                 lit.clear()
@@ -1108,7 +1184,7 @@ class Shell:
         flush_lit()
         return segs
 
-    def _dquote(self, inner):
+    def _dquote(self, inner: str) -> list[Segment]:
         segs: list[tuple[str, bool, str] | str] = []
         i, n = 0, len(inner)
         lit = []
@@ -1143,7 +1219,7 @@ class Shell:
             segs.append(("".join(lit), True, "lit"))
         return segs
 
-    def _dollar(self, text, i, quoted):
+    def _dollar(self, text: str, i: int, quoted: bool) -> tuple[str | None, int, list[str] | None]:
         """Expand the $-form or backquote at text[i]; returns (value, next index, "$@" list)."""
         n = len(text)
         if text[i] == "`":
@@ -1194,7 +1270,7 @@ class Shell:
             return value, j, None
         return None, i + 1, None
 
-    def param(self, body, quoted):
+    def param(self, body: str, quoted: bool) -> tuple[str | None, None, list[str] | None]:
         """${...} forms."""
         m = _SUBSCRIPTED.match(body)
         if m is not None:
@@ -1228,7 +1304,9 @@ class Shell:
             return value or "", None, None
         return self._param_ops(name, value, rest, body), None, None
 
-    def _param_array(self, prefix, name, sub, rest, quoted, body):
+    def _param_array(
+        self, prefix: str, name: str, sub: str, rest: str, quoted: bool, body: str
+    ) -> tuple[str | None, None, list[str] | None]:
         """`${a[...]...}`, `${#a[...]}` and `${!a[@]}`."""
         array = self.get_var(name)
         if sub in ("@", "*"):
@@ -1247,9 +1325,10 @@ class Shell:
             elif not rest:
                 items = values
             else:
-                items = self._array_ops(name, array, values, rest, body)
-                if isinstance(items, str):
-                    return items, None, None
+                chosen = self._array_ops(name, array, values, rest, body)
+                if isinstance(chosen, str):
+                    return chosen, None, None
+                items = chosen
             if sub == "@" or not quoted:
                 return None, None, items
             ifs = self.get("IFS")
@@ -1266,7 +1345,9 @@ class Shell:
             return value or "", None, None
         return self._param_ops(f"{name}[{sub}]", value, rest, body), None, None
 
-    def _array_ops(self, name, array, values, rest, body):
+    def _array_ops(
+        self, name: str, array: Value | None, values: list[str], rest: str, body: str
+    ) -> str | list[str]:
         """An operator applied to every element (`${a[@]#p}`, `${a[@]^^}`, ...), a slice
         (`${a[@]:1:2}`) or a default (`${a[@]:-w}`): the resulting fields, or one string."""
         for op in (":-", ":=", ":+", ":?", "-", "=", "+", "?"):
@@ -1304,7 +1385,7 @@ class Shell:
             return chosen
         return [self._param_ops(name, v, rest, body) for v in values]
 
-    def _param_ops(self, name, value, rest, body):
+    def _param_ops(self, name: str, value: str | None, rest: str, body: str) -> str:
         """`${name<rest>}` on one value (None: unset): defaults, trimming, replacement,
         substrings, case."""
         for op in (":-", ":=", ":+", ":?", "-", "=", "+", "?"):
@@ -1313,15 +1394,15 @@ class Shell:
                 unset = value is None or (op.startswith(":") and value == "")
                 base = op[-1]
                 if base == "-":
-                    return self.expand_str(word) if unset else value
+                    return self.expand_str(word) if unset or value is None else value
                 if base == "=":
-                    if unset:
+                    if unset or value is None:
                         value = self.expand_str(word)
                         self.set(name, value)
                     return value
                 if base == "+":
                     return "" if unset else self.expand_str(word)
-                if unset:
+                if unset or value is None:
                     msg = self.expand_str(word) or "parameter null or not set"
                     raise FatalError(f"{name}: {msg}")
                 return value
@@ -1367,45 +1448,43 @@ class Shell:
             return value[:1].lower() + value[1:]
         raise FatalError(f"${{{body}}}: bad substitution")
 
-    def _lookup(self, name):
+    def _lookup(self, name: str) -> str | None:
         if name.isdigit() or name in "?#$!-@*" or name in ("RANDOM", "LINENO", "SECONDS"):
             return self.special(name)
         return self.get(name)
 
-    def command_substitution(self, src):
+    def command_substitution(self, src: str) -> str:
         out = Writer()
         err = self._current_err
-        saved_status = self.status
         try:
             tree = parse(src)
         except ShellSyntaxError as exc:
             raise FatalError(f"command substitution: {exc}") from None
 
-        def body():
+        def body() -> int:
             return self.exec_list(tree, IO(b"", out, err))
 
-        status = self.subshell(body, IO(b"", out, err))
-        self.status = status if status is not None else saved_status
+        self.status = self.subshell(body, IO(b"", out, err))
         self._subst_status = self.status
         return out.getvalue().decode("utf-8", "surrogateescape").rstrip("\n")
 
-    def match(self, text, pattern):
+    def match(self, text: str, pattern: str) -> bool:
         return fnmatch(text, pattern)
 
     # -- [[ ]] ----------------------------------------------------------------------------------
 
-    def cond(self, words):
+    def cond(self, words: tuple[tuple[str, str], ...]) -> bool:
         pos = [0]
 
-        def peek():
+        def peek() -> tuple[str, str] | None:
             return words[pos[0]] if pos[0] < len(words) else None
 
-        def take():
+        def take() -> tuple[str, str]:
             tok = words[pos[0]]
             pos[0] += 1
             return tok
 
-        def or_():
+        def or_() -> bool:
             v = and_()
             while peek() == ("op", "||"):
                 take()
@@ -1413,7 +1492,7 @@ class Shell:
                 v = v or rhs
             return v
 
-        def and_():
+        def and_() -> bool:
             v = not_()
             while peek() == ("op", "&&"):
                 take()
@@ -1421,13 +1500,13 @@ class Shell:
                 v = v and rhs
             return v
 
-        def not_():
+        def not_() -> bool:
             if peek() == ("word", "!"):
                 take()
                 return not not_()
             return primary()
 
-        def primary():
+        def primary() -> bool:
             tok = take()
             if tok == ("op", "("):
                 v = or_()

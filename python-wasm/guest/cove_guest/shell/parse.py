@@ -1,11 +1,44 @@
-"""The tokenizer and parser for bash command lines: a tree of `Node`s.
+"""The tokenizer and parser for bash command lines: the tree of `shell.ast`.
 
 Words are kept as raw source text (quotes and all); the interpreter expands them. The parser
 only needs to find where a word ends. Anything the parser does not support is a clear syntax
 error, never a silent misreading.
+
+One module over 500 lines: the tokenizer's scanners (quotes, `$(...)`, here-documents) and the
+parser's rules are one grammar, and the parser asks the scanners where each word ends.
 """
 
+import dataclasses
 import re
+from collections.abc import Iterator
+from typing import TypeVar
+
+from cove_guest.shell.ast import (
+    AndOr,
+    Arith,
+    Case,
+    CFor,
+    Command,
+    CommandList,
+    Compound,
+    Cond,
+    For,
+    FuncDef,
+    Group,
+    Heredoc,
+    If,
+    Item,
+    Pipeline,
+    Redir,
+    Select,
+    Simple,
+    Stage,
+    Subshell,
+    Unsupported,
+    While,
+)
+
+_Redirected = TypeVar("_Redirected", bound=Compound)
 
 OPERATORS = [
     "&&",
@@ -60,23 +93,26 @@ RESERVED = {
 
 
 class ShellSyntaxError(Exception):
-    pass
+    """A command line bash would not parse: the message is bash's."""
 
 
 class Tok:
+    """A token: a word (raw text), an operator (with the fd written before a redirection's),
+    an arithmetic command's text, or the end."""
+
     __slots__ = ("fd", "heredoc", "kind", "value")
 
-    def __init__(self, kind, value, fd=None):
-        self.kind = kind  # "word", "op", "eof"
+    def __init__(self, kind: str, value: str, fd: int | None = None) -> None:
+        self.kind = kind  # "word", "op", "arith", "eof"
         self.value = value
         self.fd = fd
-        self.heredoc = None
+        self.heredoc: Heredoc | None = None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Tok({self.kind}, {self.value!r})"
 
 
-def scan_quoted(src, i, close):
+def scan_quoted(src: str, i: int, close: str) -> int:
     """Index just past the matching close quote starting after src[i-1]."""
     n = len(src)
     while i < n:
@@ -96,7 +132,7 @@ def scan_quoted(src, i, close):
     raise ShellSyntaxError(f"unexpected EOF while looking for matching `{close}'")
 
 
-def scan_dollar(src, i):
+def scan_dollar(src: str, i: int) -> int:
     """Index past a $(...), $((...)) or ${...} starting at src[i] == '$'."""
     n = len(src)
     opener = src[i + 1]
@@ -129,7 +165,8 @@ def scan_dollar(src, i):
     raise ShellSyntaxError(f"unexpected EOF while looking for matching `{close}'")
 
 
-def tokenize(src):
+def tokenize(src: str) -> list[Tok]:
+    """`src` as tokens, here-document bodies read into their operators' tokens."""
     toks: list[Tok] = []
     pending: list[Tok] = []  # heredoc tokens awaiting their bodies
     i, n = 0, len(src)
@@ -192,11 +229,11 @@ def tokenize(src):
         i = j
     for tok in pending:
         read_heredoc(src, n, tok, toks)
-    toks.append(Tok("eof", None))
+    toks.append(Tok("eof", ""))
     return toks
 
 
-def unquoted_chars(text, i=0):
+def unquoted_chars(text: str, i: int = 0) -> Iterator[tuple[int, str]]:
     """(index, character) of each character of text[i:] outside quotes, backslash escapes and
     `$(...)`/`${...}` forms: what the scanners below count brackets and separators on."""
     n = len(text)
@@ -215,7 +252,7 @@ def unquoted_chars(text, i=0):
         i += 1
 
 
-def _arith_end(src, i):
+def _arith_end(src: str, i: int) -> int | None:
     """Where the `))` closing an arithmetic command opened just before src[i] starts, or None
     when the parentheses close otherwise (`( (cmd) )`, nested subshells)."""
     depth = 0
@@ -232,14 +269,14 @@ def _arith_end(src, i):
 _ARRAY_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
 
 
-def _match_op(src, i):
+def _match_op(src: str, i: int) -> str | None:
     for op in OPERATORS:
         if src.startswith(op, i):
             return op
     return None
 
 
-def _scan_word(src, i):
+def _scan_word(src: str, i: int) -> int:
     n = len(src)
     start = i
     while i < n:
@@ -270,7 +307,7 @@ def _scan_word(src, i):
     return min(i, n)
 
 
-def scan_ansi(src, i):
+def scan_ansi(src: str, i: int) -> int:
     n = len(src)
     while i < n:
         if src[i] == "\\":
@@ -282,7 +319,7 @@ def scan_ansi(src, i):
     raise ShellSyntaxError("unexpected EOF while looking for matching `''")
 
 
-def read_heredoc(src, i, tok, toks):
+def read_heredoc(src: str, i: int, tok: Tok, toks: list[Tok]) -> int:
     """Read the body of heredoc `tok` from src[i:] (the lines after its own line); returns the
     index just past the delimiter line. Body lines are raw text, never tokenized."""
     at = next(k for k, t in enumerate(toks) if t is tok)
@@ -312,54 +349,46 @@ def read_heredoc(src, i, tok, toks):
     return i
 
 
-class Node:
-    def __init__(self, kind, **fields):
-        self.kind = kind
-        self.__dict__.update(fields)
-
-    def __repr__(self):
-        inner = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if k != "kind")
-        return f"{self.kind}({inner})"
-
-
 class Parser:
-    def __init__(self, src):
+    """A recursive-descent parser over `tokenize(src)`, one method per rule of bash's grammar."""
+
+    def __init__(self, src: str) -> None:
         self.src = src
         self.toks = tokenize(src)
         self.pos = 0
 
-    def peek(self, k=0):
+    def peek(self, k: int = 0) -> Tok:
         return self.toks[min(self.pos + k, len(self.toks) - 1)]
 
-    def next(self):
+    def next(self) -> Tok:
         tok = self.toks[self.pos]
         self.pos += 1
         return tok
 
-    def at_word(self, *values):
+    def at_word(self, *values: str) -> bool:
         tok = self.peek()
         return tok.kind == "word" and tok.value in values
 
-    def at_op(self, *values):
+    def at_op(self, *values: str) -> bool:
         tok = self.peek()
         return tok.kind == "op" and tok.value in values
 
-    def skip_newlines(self):
+    def skip_newlines(self) -> None:
         while self.at_op("\n"):
             self.next()
 
-    def expect_word(self, value):
+    def expect_word(self, value: str) -> None:
         tok = self.next()
         if tok.kind != "word" or tok.value != value:
             raise _unexpected(tok)
 
-    def parse(self):
+    def parse(self) -> CommandList:
         node = self.list_(stop=())
         if self.peek().kind != "eof":
             raise _unexpected(self.peek())
         return node
 
-    def next_item(self):
+    def next_item(self) -> Item | None:
         """The next complete top-level command (an `item`), or None at the end: a script runs
         each as soon as it is parsed, as bash does, so a syntax error stops it only there."""
         self.skip_newlines()
@@ -377,14 +406,14 @@ class Parser:
             self.next()
         elif not self.at_op("\n") and self.peek().kind != "eof":
             raise _unexpected(self.peek())
-        return Node("item", node=node, background=background)
+        return Item(node, background)
 
-    def line(self):
+    def line(self) -> int:
         """The line (from 1) of the token the parser is at."""
         return 1 + sum(1 for tok in self.toks[: self.pos] if tok.kind == "op" and tok.value == "\n")
 
-    def list_(self, stop):
-        items = []
+    def list_(self, stop: tuple[str, ...]) -> CommandList:
+        items: list[Item] = []
         self.skip_newlines()
         while True:
             tok = self.peek()
@@ -399,7 +428,7 @@ class Parser:
             if self.at_op("&"):
                 self.next()
                 background = True
-            items.append(Node("item", node=node, background=background))
+            items.append(Item(node, background))
             if self.at_op(";", "\n"):
                 self.next()
                 self.skip_newlines()
@@ -408,18 +437,18 @@ class Parser:
                 self.skip_newlines()
                 continue
             break
-        return Node("list", items=items)
+        return CommandList(tuple(items))
 
-    def and_or(self):
-        left = self.pipeline()
+    def and_or(self) -> Command:
+        left: Command = self.pipeline()
         while self.at_op("&&", "||"):
             op = self.next().value
             self.skip_newlines()
             right = self.pipeline()
-            left = Node("andor", op=op, left=left, right=right)
+            left = AndOr(op, left, right)
         return left
 
-    def pipeline(self):
+    def pipeline(self) -> Pipeline:
         negate = False
         while self.at_word("!"):
             self.next()
@@ -432,29 +461,30 @@ class Parser:
             self.skip_newlines()
             cmd = self.command()
             if both:
-                stages[-1].redirs.append(Node("redir", fd=2, op=">&", target="1", heredoc=None))
+                stderr_too = (*stages[-1].redirs, Redir(2, ">&", "1"))
+                stages[-1] = dataclasses.replace(stages[-1], redirs=stderr_too)
             stages.append(cmd)
-        return Node("pipeline", stages=stages, negate=negate)
+        return Pipeline(tuple(stages), negate)
 
-    def command(self):
+    def command(self) -> Stage:
         tok = self.peek()
         if tok.kind == "arith":
             self.next()
-            return self._with_redirs(Node("arith", expr=tok.value, redirs=[]))
+            return self._with_redirs(Arith(tok.value))
         if tok.kind == "op" and tok.value == "(":
             self.next()
             body = self.list_(stop=())
             if not self.at_op(")"):
                 raise _unexpected(self.peek())
             self.next()
-            return self._with_redirs(Node("subshell", body=body, redirs=[]))
+            return self._with_redirs(Subshell(body))
         if tok.kind == "word":
             v = tok.value
             if v == "{":
                 self.next()
                 body = self.list_(stop=("}",))
                 self.expect_word("}")
-                return self._with_redirs(Node("group", body=body, redirs=[]))
+                return self._with_redirs(Group(body))
             if v == "if":
                 return self._with_redirs(self.if_())
             if v in ("while", "until"):
@@ -475,9 +505,10 @@ class Parser:
                     self.next()
                 return self.funcbody(name)
             if v == "select":
-                node = self.for_()
-                node.kind = "select"
-                return self._with_redirs(node)
+                loop = self.for_()
+                if not isinstance(loop, For):
+                    raise ShellSyntaxError("syntax error near unexpected token `(('")
+                return self._with_redirs(Select(loop.var, loop.items, loop.body))
             if v == "coproc":
                 # Parsed as bash does (`coproc [NAME] command`), run as a clear error.
                 self.next()
@@ -489,11 +520,9 @@ class Parser:
                 ):
                     self.next()
                 self.command()
-                return Node(
-                    "unsupported",
-                    what="coproc: not supported in this shell (no processes to run beside it);"
-                    " use a pipeline, or a temporary file",
-                    redirs=[],
+                return Unsupported(
+                    "coproc: not supported in this shell (no processes to run beside it);"
+                    " use a pipeline, or a temporary file"
                 )
             if v in ("then", "elif", "else", "fi", "do", "done", "esac", "}", "in", "]]"):
                 raise _unexpected(tok)
@@ -510,19 +539,18 @@ class Parser:
                 return self.funcbody(v)
         return self.simple()
 
-    def funcbody(self, name):
+    def funcbody(self, name: str) -> FuncDef:
         self.skip_newlines()
         body = self.command()
-        return Node("funcdef", name=name, body=body, redirs=[])
+        return FuncDef(name, body)
 
-    def _with_redirs(self, node):
-        while True:
-            r = self.redir()
-            if r is None:
-                return node
-            node.redirs.append(r)
+    def _with_redirs(self, node: _Redirected) -> _Redirected:
+        redirs: list[Redir] = []
+        while (r := self.redir()) is not None:
+            redirs.append(r)
+        return dataclasses.replace(node, redirs=(*node.redirs, *redirs)) if redirs else node
 
-    def redir(self):
+    def redir(self) -> Redir | None:
         tok = self.peek()
         if tok.kind != "op" or tok.value not in (
             "<",
@@ -547,11 +575,12 @@ class Parser:
         fd = tok.fd
         if fd is None:
             fd = 0 if op in ("<", "<<", "<<-", "<<<", "<&", "<>") else 1
-        return Node("redir", fd=fd, op=op, target=target.value, heredoc=tok.heredoc)
+        return Redir(fd, op, target.value, tok.heredoc)
 
-    def simple(self):
-        words: list[str]
-        assigns, words, redirs = [], [], []
+    def simple(self) -> Simple:
+        assigns: list[str] = []
+        words: list[str] = []
+        redirs: list[Redir] = []
         while True:
             r = self.redir()
             if r is not None:
@@ -581,11 +610,11 @@ class Parser:
             break
         if not assigns and not words and not redirs:
             raise _unexpected(self.peek())
-        return Node("simple", assigns=assigns, words=words, redirs=redirs)
+        return Simple(tuple(assigns), tuple(words), tuple(redirs))
 
-    def if_(self):
+    def if_(self) -> If:
         self.expect_word("if")
-        clauses = []
+        clauses: list[tuple[CommandList, CommandList]] = []
         cond = self.list_(stop=("then",))
         self.expect_word("then")
         body = self.list_(stop=("elif", "else", "fi"))
@@ -604,17 +633,17 @@ class Parser:
                 else_ = self.list_(stop=("fi",))
             self.expect_word("fi")
             break
-        return Node("if", clauses=clauses, else_=else_, redirs=[])
+        return If(tuple(clauses), else_)
 
-    def while_(self):
+    def while_(self) -> While:
         until = self.next().value == "until"
         cond = self.list_(stop=("do",))
         self.expect_word("do")
         body = self.list_(stop=("done",))
         self.expect_word("done")
-        return Node("while", cond=cond, body=body, until=until, redirs=[])
+        return While(cond, body, until)
 
-    def for_(self):
+    def for_(self) -> For | CFor:
         self.next()  # `for` (or `select`)
         if self.peek().kind == "arith":
             parts = split_unquoted(self.next().value, ";")
@@ -626,12 +655,12 @@ class Parser:
             self.expect_word("do")
             body = self.list_(stop=("done",))
             self.expect_word("done")
-            return Node("cfor", init=parts[0], cond=parts[1], step=parts[2], body=body, redirs=[])
+            return CFor(parts[0], parts[1], parts[2], body)
         name = self.next()
         if name.kind != "word" or not is_name(name.value):
             raise ShellSyntaxError(f"`{name.value}': not a valid identifier")
         self.skip_newlines()
-        items = None
+        items: list[str] | None = None
         if self.at_word("in"):
             self.next()
             items = []
@@ -643,15 +672,15 @@ class Parser:
         self.expect_word("do")
         body = self.list_(stop=("done",))
         self.expect_word("done")
-        return Node("for", var=name.value, items=items, body=body, redirs=[])
+        return For(name.value, None if items is None else tuple(items), body)
 
-    def case_(self):
+    def case_(self) -> Case:
         self.expect_word("case")
         word = self.next().value
         self.skip_newlines()
         self.expect_word("in")
         self.skip_newlines()
-        arms = []
+        arms: list[tuple[tuple[str, ...], CommandList]] = []
         while not self.at_word("esac"):
             if self.at_op("("):
                 self.next()
@@ -663,18 +692,18 @@ class Parser:
                 raise _unexpected(self.peek())
             self.next()
             body = self.list_(stop=("esac",))
-            arms.append((patterns, body))
+            arms.append((tuple(patterns), body))
             if self.at_op(";;"):
                 self.next()
                 self.skip_newlines()
             elif not self.at_word("esac"):
                 raise _unexpected(self.peek())
         self.expect_word("esac")
-        return Node("case", word=word, arms=arms, redirs=[])
+        return Case(word, tuple(arms))
 
-    def cond(self):
+    def cond(self) -> Cond:
         self.expect_word("[[")
-        words = []
+        words: list[tuple[str, str]] = []
         while not self.at_word("]]"):
             tok = self.next()
             if tok.kind == "eof":
@@ -686,19 +715,20 @@ class Parser:
             else:
                 raise _unexpected(tok)
         self.next()
-        return Node("cond", words=words, redirs=[])
+        return Cond(tuple(words))
 
 
-def is_name(s):
+def is_name(s: str) -> bool:
+    """Whether `s` is a variable's (or a function's) name."""
     return bool(s) and (s[0].isalpha() or s[0] == "_") and all(c.isalnum() or c == "_" for c in s)
 
 
-def _is_assignment(word):
+def _is_assignment(word: str) -> bool:
     """`name=value`, `name+=value`, `name[subscript]=value` (and `+=`)."""
     return split_assignment(word) is not None
 
 
-def split_assignment(word):
+def split_assignment(word: str) -> tuple[str, str | None, bool, str] | None:
     """(name, subscript or None, append, value) of an assignment word, or None."""
     m = _ASSIGNMENT.match(word)
     if m is None:
@@ -709,9 +739,10 @@ def split_assignment(word):
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[((?:[^\]\\]|\\.)*)\])?(\+?)=")
 
 
-def split_unquoted(text, sep):
+def split_unquoted(text: str, sep: str) -> list[str]:
     """`text` split at each `sep` outside quotes and parentheses."""
-    parts, depth, start = [], 0, 0
+    parts: list[str] = []
+    depth, start = 0, 0
     for j, c in unquoted_chars(text):
         if c == "(":
             depth += 1
@@ -724,12 +755,13 @@ def split_unquoted(text, sep):
     return parts
 
 
-def _unexpected(tok):
+def _unexpected(tok: Tok) -> ShellSyntaxError:
     if tok.kind == "eof":
         return ShellSyntaxError("syntax error: unexpected end of file")
     value = "newline" if tok.value == "\n" else tok.value
     return ShellSyntaxError(f"syntax error near unexpected token `{value}'")
 
 
-def parse(src):
+def parse(src: str) -> CommandList:
+    """A whole command line's tree (a syntax error anywhere raises)."""
     return Parser(src).parse()

@@ -11,7 +11,7 @@ import os
 class ShellError(Exception):
     """A command-level error: message to stderr, status `code`."""
 
-    def __init__(self, message, code=1):
+    def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
 
@@ -21,7 +21,7 @@ class ShellError(Exception):
 _ENOTCAPABLE = 76
 
 
-def os_message(exc, write=False):
+def os_message(exc: OSError, write: bool = False) -> str:
     """An OSError as bash and coreutils word it."""
     if getattr(exc, "errno", None) == _ENOTCAPABLE:
         return os.strerror(errno.EACCES) if write else os.strerror(errno.ENOENT)
@@ -29,5 +29,7 @@ def os_message(exc, write=False):
 
 
 class UsageError(ShellError):
-    def __init__(self, message):
+    """A bad option or operand: status 2, as GNU tools exit."""
+
+    def __init__(self, message: str) -> None:
         super().__init__(message, 2)

@@ -4,11 +4,41 @@ depth-first directory walk find, grep -r, tar and zip share.
 """
 
 import os
+from collections.abc import Iterator
+from typing import Protocol
 
 from cove_guest.text.errors import os_message
 
 
-def read_operand(ctx, name):
+class TextSink(Protocol):
+    """Where a command writes text (the shell's `Writer`)."""
+
+    def write(self, data: str, /) -> object: ...
+
+
+class Streams(Protocol):
+    """What reading operands needs of a command's context (the shell's `Context`)."""
+
+    @property
+    def stdin(self) -> bytes: ...
+
+    @property
+    def err(self) -> TextSink: ...
+
+
+class WalkState(Protocol):
+    """What `walk_tree` needs of find's state: whether to prune the current path, and where to
+    report an unreadable directory."""
+
+    prune: bool
+    failed: bool
+
+    @property
+    def ctx(self) -> Streams: ...
+
+
+def read_operand(ctx: Streams, name: str) -> bytes:
+    """An operand's bytes: stdin for `-`, nothing for `/dev/null`, else the file's."""
     if name == "-":
         return ctx.stdin
     if name == "/dev/null":
@@ -17,10 +47,11 @@ def read_operand(ctx, name):
         return f.read()
 
 
-def read_inputs(ctx, names, cmd):
-    """Yield (name, bytes) for each operand (stdin when none); errors reported, status kept."""
+def read_inputs(ctx: Streams, names: list[str], cmd: str) -> tuple[list[tuple[str, bytes]], int]:
+    """(name, bytes) for each operand (stdin when none), and the status: a file that cannot
+    be read is reported on stderr and skipped."""
     status = 0
-    out = []
+    out: list[tuple[str, bytes]] = []
     for name in names or ["-"]:
         try:
             out.append((name, read_operand(ctx, name)))
@@ -36,20 +67,24 @@ def read_inputs(ctx, names, cmd):
     return out, status
 
 
-def split_lines(data):
+def split_lines(data: bytes) -> list[bytes]:
     """Split bytes into lines keeping terminators."""
     return data.splitlines(keepends=True)
 
 
-def decode(b):
+def decode(b: bytes) -> str:
+    """Bytes as text, any byte kept (UTF-8 with surrogate escapes)."""
     return b.decode("utf-8", "surrogateescape")
 
 
-def encode(s):
+def encode(s: str) -> bytes:
+    """`decode`'s inverse."""
     return s.encode("utf-8", "surrogateescape")
 
 
-def walk_tree(root, maxdepth, state=None):
+def walk_tree(
+    root: str, maxdepth: int | None, state: WalkState | None = None
+) -> Iterator[tuple[str, int]]:
     """Paths under root, depth first in directory order; `state` (find's) can prune, and gets
     unreadable directories reported."""
     stack = [(root, 0)]

@@ -3,13 +3,21 @@ with values (attached or separate), long options through a map, and `--`.
 """
 
 import re
+from collections.abc import Collection, Mapping
 
 from cove_guest.text.errors import ShellError, UsageError
 
 
-def parse_options(args, flags, with_value=(), long_map=None):
+def parse_options(
+    args: list[str],
+    flags: Collection[str],
+    with_value: Collection[str] = (),
+    long_map: Mapping[str, str] | None = None,
+) -> tuple[set[str], dict[str, str], list[str]]:
     """Parse short flags (bundled), flags with values, and `--`; returns (set, values, rest)."""
-    on, values, rest = set(), {}, []
+    on: set[str] = set()
+    values: dict[str, str] = {}
+    rest: list[str] = []
     i = 0
     long_map = long_map or {}
     while i < len(args):
@@ -55,20 +63,22 @@ def parse_options(args, flags, with_value=(), long_map=None):
     return on, values, rest
 
 
-def is_count_option(a):
+def is_count_option(a: str) -> bool:
+    """Whether `a` is head's and tail's old `-N` form."""
     return bool(re.fullmatch(r"-\d+", a))
 
 
-def parse_count(spec, what):
+def parse_count(spec: str, what: str) -> int:
+    """`spec` as a count of `what` (lines, bytes), or the error GNU gives."""
     try:
         return int(spec)
     except ValueError:
         raise ShellError(f"invalid number of {what}: '{spec}'") from None
 
 
-def repeated_values(args, flag):
+def repeated_values(args: list[str], flag: str) -> list[str]:
     """Every value of a short option that may repeat (grep -e, sed -e)."""
-    out = []
+    out: list[str] = []
     for k, a in enumerate(args):
         if a == "--":
             break
@@ -79,8 +89,9 @@ def repeated_values(args, flag):
     return out
 
 
-def long_values(args, name):
-    out = []
+def long_values(args: list[str], name: str) -> list[str]:
+    """Every value of a long option that may repeat (`--name=v` or `--name v`)."""
+    out: list[str] = []
     for k, a in enumerate(args):
         if a.startswith(name + "="):
             out.append(a.split("=", 1)[1])
@@ -101,7 +112,7 @@ def getopt(
     unambiguous prefix of a long name is accepted, as getopt_long does. Operands may come
     anywhere (GNU permutes them); `--` ends the options. Returns ([(key, value)], operands).
     """
-    arity = {}
+    arity: dict[str, int] = {}
     in_order = spec.startswith("+")
     k = 1 if in_order else 0
     while k < len(spec):

@@ -6,19 +6,22 @@ character-class table they share.
 import re
 
 
-def glob_escape(s):
+def glob_escape(s: str) -> str:
+    """`s` with its glob characters bracketed, so that it matches only itself."""
     return re.sub(r"([*?\[])", r"[\1]", s)
 
 
-def fnmatch(text, pattern):
+def fnmatch(text: str, pattern: str) -> bool:
+    """Whether the shell glob `pattern` matches all of `text`."""
     try:
         return re.fullmatch(glob_to_re(pattern), text, re.S) is not None
     except re.error:
         return text == pattern
 
 
-def glob_to_re(pattern):
-    out = []
+def glob_to_re(pattern: str) -> str:
+    """A shell glob as a Python regular expression."""
+    out: list[str] = []
     i, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
@@ -66,7 +69,8 @@ CLASSES = {
 }
 
 
-def expand_classes(regex):
+def expand_classes(regex: str) -> str:
+    """`regex` with its POSIX character classes (`[:digit:]`) spelled out for `re`."""
     return re.sub(
         r"\[\[:(\w+):\]\]",
         lambda m: "[" + CLASSES.get(m.group(1), "") + "]",
@@ -74,9 +78,9 @@ def expand_classes(regex):
     )
 
 
-def bre_to_re(p):
+def bre_to_re(p: str) -> str:
     """POSIX basic regular expression to Python: \\( \\) \\{ \\} \\| \\+ \\? are the operators."""
-    out = []
+    out: list[str] = []
     i = 0
     while i < len(p):
         c = p[i]
@@ -105,8 +109,9 @@ def bre_to_re(p):
     return "".join(out)
 
 
-def ere_to_re(p):
-    out = []
+def ere_to_re(p: str) -> str:
+    """POSIX extended regular expression to Python: brackets, and `\\<` `\\>` as `\\b`."""
+    out: list[str] = []
     i = 0
     while i < len(p):
         c = p[i]
@@ -125,7 +130,7 @@ def ere_to_re(p):
     return "".join(out)
 
 
-def _bracket_end(p, i):
+def _bracket_end(p: str, i: int) -> int:
     j = i + 1
     if j < len(p) and p[j] in "^!":
         j += 1
@@ -141,7 +146,7 @@ def _bracket_end(p, i):
     return min(j + 1, len(p))
 
 
-def _bracket(b):
+def _bracket(b: str) -> str:
     inner = b[1:-1]
     neg = inner[:1] in ("^",)
     if neg:

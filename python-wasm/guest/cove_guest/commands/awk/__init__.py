@@ -5,12 +5,13 @@ import re
 
 from cove_guest.commands.awk.errors import AwkError
 from cove_guest.commands.awk.interp import run
+from cove_guest.shell.io import Context, Output
 from cove_guest.text.errors import UsageError
 from cove_guest.text.escapes import echo_escapes
 from cove_guest.text.inputs import decode, read_inputs
 
 
-def awk(ctx, args):
+def awk(ctx: Context, args: list[str]) -> int:
 
     field_sep = None
     assigns = []
@@ -51,7 +52,8 @@ def awk(ctx, args):
     operands = []
     for r in rest:
         if re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*=.*", r):
-            assigns.append(tuple(r.split("=", 1)))
+            name, _, value = r.partition("=")
+            assigns.append((name, value))
         else:
             operands.append(r)
     data, status = read_inputs(ctx, operands, "awk")
@@ -65,8 +67,10 @@ def awk(ctx, args):
 
 
 class _TextOut:
-    def __init__(self, w):
+    """A command's output as the interpreter writes to it (text only)."""
+
+    def __init__(self, w: Output) -> None:
         self.w = w
 
-    def write(self, s):
+    def write(self, s: str) -> None:
         self.w.write(s)

@@ -3,26 +3,30 @@ break, continue, return)."""
 
 
 class AwkError(Exception):
-    pass
+    """A syntax or runtime error, worded as awk words it."""
 
 
 class NextRecord(Exception):
-    pass
+    """`next`: on to the next record."""
 
 
 class AwkExit(Exception):
-    def __init__(self, code):
+    """`exit N`."""
+
+    def __init__(self, code: int) -> None:
         self.code = code
 
 
 class LoopBreak(Exception):
-    pass
+    """`break`."""
 
 
 class LoopContinue(Exception):
-    pass
+    """`continue`."""
 
 
 class FunctionReturn(Exception):
-    def __init__(self, value):
+    """`return value` from a user function."""
+
+    def __init__(self, value: object) -> None:
         self.value = value

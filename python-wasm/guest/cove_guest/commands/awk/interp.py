@@ -1,6 +1,10 @@
 """awk, the common core: patterns and ranges, BEGIN/END, fields and
 NR/NF/FS/OFS, arithmetic and string functions, associative arrays, printf, user functions.
-Anything outside it is a clear syntax error."""
+Anything outside it is a clear syntax error.
+
+Over 500 lines because the evaluator is one recursive walk over the parser's tree, with the
+builtin functions it dispatches to beside it.
+"""
 
 import math
 import random

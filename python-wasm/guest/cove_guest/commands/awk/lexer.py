@@ -55,7 +55,8 @@ BUILTINS = {
 }
 
 
-def lex(src):
+def lex(src: str) -> list[tuple[str, Any]]:
+    """The program's tokens: (kind, value) pairs, ending with ("eof", None)."""
     toks: list[tuple[str, Any]] = []
     i, n = 0, len(src)
     ops = [
@@ -184,7 +185,8 @@ def lex(src):
     return toks
 
 
-def _regex_allowed(toks):
+def _regex_allowed(toks: list[tuple[str, Any]]) -> bool:
+    """Whether a `/` here starts a regular expression (not a division)."""
     if not toks:
         return True
     kind, value = toks[-1]

@@ -1,38 +1,47 @@
 """awk's parser: a program of pattern-action items and functions, as tuples
 such as `("bin", op, left, right)`."""
 
+from typing import Any
+
 from cove_guest.commands.awk.errors import AwkError
 from cove_guest.commands.awk.lexer import lex
 
+# A token, (kind, value), and a node of the tree: a tuple whose first item names its kind.
+Token = tuple[str, Any]
+Node = tuple[Any, ...]
+
 
 class Parser:
-    def __init__(self, src):
+    """A recursive-descent parser over `lex(src)`, awk's precedence from `expr` down."""
+
+    def __init__(self, src: str) -> None:
         self.t = lex(src)
         self.i = 0
 
-    def peek(self, k=0):
+    def peek(self, k: int = 0) -> Token:
         return self.t[min(self.i + k, len(self.t) - 1)]
 
-    def take(self, value=None):
+    def take(self, value: str | None = None) -> Token:
         tok = self.t[self.i]
         if value is not None and tok[1] != value:
             raise AwkError(f"syntax error: expected '{value}' near '{tok[1]}'")
         self.i += 1
         return tok
 
-    def is_op(self, *values):
+    def is_op(self, *values: str) -> bool:
         return self.peek()[0] == "op" and self.peek()[1] in values
 
-    def skip_nl(self):
+    def skip_nl(self) -> None:
         while self.peek()[0] == "nl" or self.is_op(";"):
             self.take()
 
-    def skip_newlines(self):
+    def skip_newlines(self) -> None:
         while self.peek()[0] == "nl":
             self.take()
 
-    def program(self):
-        items, funcs = [], {}
+    def program(self) -> tuple[list[Node], dict[str, Node]]:
+        items: list[Node] = []
+        funcs: dict[str, Node] = {}
         self.skip_nl()
         while self.peek()[0] != "eof":
             tok = self.peek()
@@ -67,9 +76,9 @@ class Parser:
             self.skip_nl()
         return items, funcs
 
-    def block(self):
+    def block(self) -> list[Node]:
         self.take("{")
-        stmts = []
+        stmts: list[Node] = []
         self.skip_nl()
         while not self.is_op("}"):
             stmts.append(self.statement())
@@ -77,7 +86,7 @@ class Parser:
         self.take("}")
         return stmts
 
-    def simple_or_block(self):
+    def simple_or_block(self) -> list[Node]:
         self.skip_newlines()
         if self.is_op("{"):
             return self.block()
@@ -86,7 +95,7 @@ class Parser:
             self.take()
         return [stmt]
 
-    def statement(self):
+    def statement(self) -> Node:
         tok = self.peek()
         if tok == ("op", "{"):
             return ("block", self.block())
@@ -132,12 +141,12 @@ class Parser:
                 init = None if self.is_op(";") else self.expr()
                 self.take(";")
                 self.skip_newlines()
-                cond = None if self.is_op(";") else self.expr()
+                test = None if self.is_op(";") else self.expr()
                 self.take(";")
                 self.skip_newlines()
                 step = None if self.is_op(")") else self.expr()
                 self.take(")")
-                return ("for", init, cond, step, self.simple_or_block())
+                return ("for", init, test, step, self.simple_or_block())
             if kw in ("next", "break", "continue", "nextfile"):
                 self.take()
                 return (kw,)
@@ -183,7 +192,7 @@ class Parser:
                 raise AwkError("getline is not supported")
         return ("expr", self.expr())
 
-    def _paren_is_arglist(self):
+    def _paren_is_arglist(self) -> bool:
         depth = 0
         k = self.i
         while k < len(self.t):
@@ -204,7 +213,7 @@ class Parser:
             k += 1
         return False
 
-    def exprlist(self, no_gt=False):
+    def exprlist(self, no_gt: bool = False) -> list[Node]:
         items = [self.expr(no_gt)]
         while self.is_op(","):
             self.take()
@@ -212,10 +221,10 @@ class Parser:
             items.append(self.expr(no_gt))
         return items
 
-    def expr(self, no_gt=False):
+    def expr(self, no_gt: bool = False) -> Node:
         return self.ternary(no_gt)
 
-    def ternary(self, no_gt):
+    def ternary(self, no_gt: bool) -> Node:
         cond = self.or_(no_gt)
         if self.is_op("?"):
             self.take()
@@ -236,7 +245,7 @@ class Parser:
             return ("assign", op, cond, self.ternary(no_gt))
         return cond
 
-    def or_(self, no_gt):
+    def or_(self, no_gt: bool) -> Node:
         left = self.and_(no_gt)
         while self.is_op("||"):
             self.take()
@@ -244,7 +253,7 @@ class Parser:
             left = ("||", left, self.and_(no_gt))
         return left
 
-    def and_(self, no_gt):
+    def and_(self, no_gt: bool) -> Node:
         left = self.in_(no_gt)
         while self.is_op("&&"):
             self.take()
@@ -252,21 +261,21 @@ class Parser:
             left = ("&&", left, self.in_(no_gt))
         return left
 
-    def in_(self, no_gt):
+    def in_(self, no_gt: bool) -> Node:
         left = self.match(no_gt)
         while self.peek() == ("kw", "in"):
             self.take()
             left = ("in", left, self.take()[1])
         return left
 
-    def match(self, no_gt):
+    def match(self, no_gt: bool) -> Node:
         left = self.rel(no_gt)
         while self.is_op("~", "!~"):
             op = self.take()[1]
             left = (op, left, self.rel(no_gt))
         return left
 
-    def rel(self, no_gt):
+    def rel(self, no_gt: bool) -> Node:
         left = self.concat(no_gt)
         ops = ("<", "<=", "!=", "==", ">=") if no_gt else ("<", "<=", "!=", "==", ">", ">=")
         if self.is_op(*ops):
@@ -274,34 +283,34 @@ class Parser:
             left = ("cmp", op, left, self.concat(no_gt))
         return left
 
-    def concat(self, no_gt=False):
+    def concat(self, no_gt: bool = False) -> Node:
         left = self.additive()
         while self._starts_operand():
             left = ("concat", left, self.additive())
         return left
 
-    def _starts_operand(self):
+    def _starts_operand(self) -> bool:
         kind, value = self.peek()
         if kind in ("num", "str", "name", "builtin", "funcname", "re"):
             return True
         # A leading + or - after an operand is arithmetic, never the start of a concatenation.
         return kind == "op" and value in ("$", "!", "(", "++", "--")
 
-    def additive(self):
+    def additive(self) -> Node:
         left = self.mul()
         while self.is_op("+", "-"):
             op = self.take()[1]
             left = ("bin", op, left, self.mul())
         return left
 
-    def mul(self):
+    def mul(self) -> Node:
         left = self.unary()
         while self.is_op("*", "/", "%"):
             op = self.take()[1]
             left = ("bin", op, left, self.unary())
         return left
 
-    def unary(self):
+    def unary(self) -> Node:
         if self.is_op("!"):
             self.take()
             return ("not", self.unary())
@@ -313,14 +322,14 @@ class Parser:
             return ("num", self.unary())
         return self.power()
 
-    def power(self):
+    def power(self) -> Node:
         base = self.postfix()
         if self.is_op("^", "**"):
             self.take()
             return ("bin", "^", base, self.unary())
         return base
 
-    def postfix(self):
+    def postfix(self) -> Node:
         if self.is_op("++", "--"):
             op = self.take()[1]
             target = self.postfix()
@@ -331,7 +340,7 @@ class Parser:
             return ("postinc", op, node)
         return node
 
-    def primary(self):
+    def primary(self) -> Node:
         kind, value = self.take()
         if kind == "num":
             return ("const", value)
@@ -379,7 +388,7 @@ class Parser:
             raise AwkError("getline is not supported")
         raise AwkError(f"syntax error at source line 1 near '{value}'")
 
-    def postfix_primary(self):
+    def postfix_primary(self) -> Node:
         if self.is_op("++", "--"):
             return self.postfix()
         kind, value = self.peek()

@@ -7,10 +7,11 @@ from cove_guest.commands.jq.errors import JqError
 from cove_guest.commands.jq.evaluate import Env, run
 from cove_guest.commands.jq.parser import Parser
 from cove_guest.commands.jq.values import truthy
+from cove_guest.shell.io import Context
 from cove_guest.text.inputs import decode, read_inputs
 
 
-def _dump(v, compact, sort_keys, raw):
+def _dump(v: object, compact: bool, sort_keys: bool, raw: bool) -> str:
     if raw and isinstance(v, str):
         return v
     if compact:
@@ -18,7 +19,8 @@ def _dump(v, compact, sort_keys, raw):
     return json.dumps(v, ensure_ascii=False, indent=2, sort_keys=sort_keys)
 
 
-def _parse_stream(text):
+def _parse_stream(text: str) -> list[object]:
+    """Every JSON value in `text`, one after another (jq reads a stream of them)."""
     dec = json.JSONDecoder()
     i, n = 0, len(text)
     out: list[object] = []
@@ -31,7 +33,7 @@ def _parse_stream(text):
         out.append(v)
 
 
-def jq(ctx, args):
+def jq(ctx: Context, args: list[str]) -> int:
     flags = set()
     variables = {}
     rest = []

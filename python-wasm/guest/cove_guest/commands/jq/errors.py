@@ -2,4 +2,4 @@
 
 
 class JqError(Exception):
-    pass
+    """The message jq prints, after `jq: error: `."""

@@ -1,5 +1,9 @@
 """jq evaluation: every filter is a generator of outputs, and the builtins
-models use most."""
+models use most.
+
+Over 500 lines because the builtins are evaluated in place (`_call`), beside the walk that
+reaches them.
+"""
 
 import json
 import math

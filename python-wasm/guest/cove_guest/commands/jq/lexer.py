@@ -1,13 +1,14 @@
 """jq's tokenizer, with string interpolation."""
 
 import re
-from typing import cast
+from typing import Any, cast
 
 from cove_guest.commands.jq.errors import JqError
 
 
-def lex(src):
-    toks = []
+def lex(src: str) -> list[tuple[str, Any]]:
+    """The filter's tokens: (kind, value) pairs, ending with ("eof", None)."""
+    toks: list[tuple[str, Any]] = []
     i, n = 0, len(src)
     ops = [
         "|=",
@@ -82,7 +83,7 @@ def lex(src):
     return toks
 
 
-def lex_string(src, i):
+def lex_string(src: str, i: int) -> tuple[list[Any], int]:
     buf: list[str]
     parts, buf = [], []
     n = len(src)

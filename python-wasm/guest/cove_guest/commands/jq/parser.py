@@ -6,35 +6,41 @@ from typing import Any
 from cove_guest.commands.jq.errors import JqError
 from cove_guest.commands.jq.lexer import lex
 
+# A token, (kind, value), and a node of the tree: a tuple whose first item names its kind.
+Token = tuple[str, Any]
+Node = tuple[Any, ...]
+
 
 class Parser:
-    def __init__(self, src):
+    """A recursive-descent parser over `lex(src)`, jq's precedence from `pipe` down."""
+
+    def __init__(self, src: str) -> None:
         self.t = lex(src)
         self.i = 0
 
-    def peek(self):
+    def peek(self) -> Token:
         return self.t[self.i]
 
-    def take(self, value=None):
+    def take(self, value: str | None = None) -> Token:
         tok = self.t[self.i]
         if value is not None and tok[1] != value:
             raise JqError(f"syntax error, expected '{value}' but got '{tok[1]}'")
         self.i += 1
         return tok
 
-    def is_op(self, *v):
+    def is_op(self, *v: str) -> bool:
         return self.peek()[0] == "op" and self.peek()[1] in v
 
-    def is_kw(self, *v):
+    def is_kw(self, *v: str) -> bool:
         return self.peek()[0] == "ident" and self.peek()[1] in v
 
-    def parse(self):
+    def parse(self) -> Node:
         e = self.pipe()
         if self.peek()[0] != "eof":
             raise JqError(f"syntax error, unexpected '{self.peek()[1]}'")
         return e
 
-    def pipe(self):
+    def pipe(self) -> Node:
         if self.is_kw("def"):
             raise JqError("function definitions (def) are not supported")
         left = self.comma()
@@ -50,63 +56,63 @@ class Parser:
             return ("pipe", left, self.pipe())
         return left
 
-    def comma(self):
+    def comma(self) -> Node:
         left = self.alt()
         while self.is_op(","):
             self.take()
             left = ("comma", left, self.alt())
         return left
 
-    def alt(self):
+    def alt(self) -> Node:
         left = self.assign()
         while self.is_op("//"):
             self.take()
             left = ("alt", left, self.assign())
         return left
 
-    def assign(self):
+    def assign(self) -> Node:
         left = self.or_()
         if self.is_op("|=", "+=", "-=", "="):
             op = self.take()[1]
             return ("update", op, left, self.or_())
         return left
 
-    def or_(self):
+    def or_(self) -> Node:
         left = self.and_()
         while self.is_kw("or"):
             self.take()
             left = ("or", left, self.and_())
         return left
 
-    def and_(self):
+    def and_(self) -> Node:
         left = self.cmp()
         while self.is_kw("and"):
             self.take()
             left = ("and", left, self.cmp())
         return left
 
-    def cmp(self):
+    def cmp(self) -> Node:
         left = self.add()
         if self.is_op("==", "!=", "<", "<=", ">", ">="):
             op = self.take()[1]
             left = ("cmp", op, left, self.add())
         return left
 
-    def add(self):
+    def add(self) -> Node:
         left = self.mul()
         while self.is_op("+", "-"):
             op = self.take()[1]
             left = ("arith", op, left, self.mul())
         return left
 
-    def mul(self):
+    def mul(self) -> Node:
         left = self.postfix()
         while self.is_op("*", "/", "%"):
             op = self.take()[1]
             left = ("arith", op, left, self.postfix())
         return left
 
-    def postfix(self):
+    def postfix(self) -> Node:
         node = self.term()
         while True:
             if self.is_op("."):
@@ -133,7 +139,7 @@ class Parser:
             break
         return node
 
-    def bracket(self):
+    def bracket(self) -> Node:
         self.take("[")
         if self.is_op("]"):
             self.take()
@@ -146,18 +152,18 @@ class Parser:
         idx = self.pipe()
         if self.is_op(":"):
             self.take()
-            hi = None if self.is_op("]") else self.pipe()
+            upper = None if self.is_op("]") else self.pipe()
             self.take("]")
-            return ("slice", idx, hi)
+            return ("slice", idx, upper)
         self.take("]")
         return ("index", idx)
 
-    def _plain(self, parts):
+    def _plain(self, parts: list[tuple[str, Any]]) -> str:
         if any(kind == "interp" for kind, _ in parts):
             raise JqError("interpolated field names are not supported")
         return "".join(v for _, v in parts)
 
-    def term(self):
+    def term(self) -> Node:
         kind, value = self.peek()
         if kind == "op" and value == "..":
             self.take()
@@ -243,7 +249,7 @@ class Parser:
             return ("call", value, args)
         raise JqError(f"syntax error, unexpected '{value}'")
 
-    def if_(self):
+    def if_(self) -> Node:
         cond = self.pipe()
         if not self.is_kw("then"):
             raise JqError("syntax error: expected then")
@@ -262,7 +268,7 @@ class Parser:
         self.take()
         return ("if", cond, then, else_)
 
-    def obj(self):
+    def obj(self) -> Node:
         self.take("{")
         entries = []
         shorthand: tuple[str, Any] | None
@@ -303,7 +309,7 @@ class Parser:
         self.take("}")
         return ("object", entries)
 
-    def alt_no_comma(self):
+    def alt_no_comma(self) -> Node:
         left = self.alt()
         if self.is_op("|"):
             self.take()

@@ -2,11 +2,18 @@
 path get/set/delete."""
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 from cove_guest.commands.jq.errors import JqError
 
+# A JSON value as json.loads gives it: None, bool, int, float, str, list or dict.
+Json = Any
+# A path into a value: keys and indices.
+Path = list[Json]
 
-def type_name(v):
+
+def type_name(v: Json) -> str:
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -20,7 +27,7 @@ def type_name(v):
     return "object"
 
 
-def sort_key(v):
+def sort_key(v: Json) -> tuple[int, Any]:
     rank = {"null": 0, "boolean": 1, "number": 2, "string": 3, "array": 4, "object": 5}[
         type_name(v)
     ]
@@ -33,21 +40,21 @@ def sort_key(v):
     return (rank, v)
 
 
-def truthy(v):
+def truthy(v: Json) -> bool:
     return v is not None and v is not False
 
 
-def canonical_number(v):
+def canonical_number(v: Json) -> Json:
     if isinstance(v, float) and v.is_integer() and abs(v) < 1e17:
         return int(v)
     return v
 
 
-def short(v):
+def short(v: Json) -> str:
     return json.dumps(v)[:11] + ("..." if len(json.dumps(v)) > 11 else "")
 
 
-def index_value(value, idx):
+def index_value(value: Json, idx: Json) -> Json:
     if value is None:
         return None
     if isinstance(idx, str):
@@ -62,11 +69,11 @@ def index_value(value, idx):
     raise JqError(f"Cannot index {type_name(value)} with {type_name(idx)}")
 
 
-def tostring(v):
+def tostring(v: Json) -> str:
     return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, separators=(",", ":"))
 
 
-def getpath(v, path):
+def getpath(v: Json, path: Path) -> Json:
     for p in path:
         if v is None:
             return None
@@ -74,7 +81,7 @@ def getpath(v, path):
     return v
 
 
-def setpath(v, path, new):
+def setpath(v: Json, path: Path, new: Json) -> Json:
     if not path:
         return new
     head, rest = path[0], path[1:]
@@ -90,7 +97,7 @@ def setpath(v, path, new):
     return arr
 
 
-def delpaths(v, paths):
+def delpaths(v: Json, paths: list[Path]) -> Json:
     for path in sorted(
         paths, key=lambda p: [(-x if isinstance(x, int) else 0) for x in p], reverse=False
     ):
@@ -98,7 +105,7 @@ def delpaths(v, paths):
     return v
 
 
-def _delpath(v, path):
+def _delpath(v: Json, path: Path) -> Json:
     if not path:
         return None
     head, rest = path[0], path[1:]
@@ -117,7 +124,7 @@ def _delpath(v, path):
     return v
 
 
-def all_paths(v, prefix=()):
+def all_paths(v: Json, prefix: tuple[Json, ...] = ()) -> Iterator[Path]:
     yield list(prefix)
     if isinstance(v, dict):
         for k, x in v.items():
@@ -127,8 +134,8 @@ def all_paths(v, prefix=()):
             yield from all_paths(x, (*prefix, k))
 
 
-def flatten(v, depth):
-    out = []
+def flatten(v: list[Json], depth: int) -> list[Json]:
+    out: list[Json] = []
     for x in v:
         if isinstance(x, list) and depth > 0:
             out.extend(flatten(x, depth - 1))
@@ -137,7 +144,7 @@ def flatten(v, depth):
     return out
 
 
-def contains(a, b):
+def contains(a: Json, b: Json) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return all(k in a and contains(a[k], v) for k, v in b.items())
     if isinstance(a, list) and isinstance(b, list):
