@@ -5,6 +5,8 @@ host's bounded GuestResponse."""
 from __future__ import annotations
 
 import base64
+import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,11 +17,16 @@ from cove_guest import protocol as guest_protocol
 
 
 @pytest.fixture
-def guest(tmp_path: Any, monkeypatch: Any) -> Any:
+def guest(tmp_path: Any, monkeypatch: Any) -> Iterator[Any]:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(driver, "_started", True)
     monkeypatch.setattr(driver, "_shell", None)
-    return driver
+    # The script op replaces the process's environment, as it does a fresh interpreter's:
+    # put the test process's back (later tests run programs by PATH).
+    environ = dict(os.environ)
+    yield driver
+    os.environ.clear()
+    os.environ.update(environ)
 
 
 def round_trip(request: host.GuestRequest) -> host.GuestResponse:

@@ -151,6 +151,29 @@ async def test_output_flood_of_hundreds_of_megabytes_stays_bounded(session: cove
     assert len(result.stdout) <= session.limits.max_output_bytes + 200
 
 
+def _bash(command: str, timeout_s: int | None = None) -> cove.tools.BashExecution:
+    return cove.tools.BashExecution(
+        input=cove.tools.BashExecutionInput(command=command), timeout_seconds=timeout_s
+    )
+
+
+async def test_bash_output_is_bounded_while_the_command_runs(session: cove.Session) -> None:
+    # seq streams into the call's bounded streams: a hundred million lines are a truncated
+    # stream that the call's time limit ends (the shell lives on), not an interpreter out of
+    # memory (it once built the whole output as a list first).
+    result = await session.execute(_bash("seq 1 100000000", 2))
+    assert result.stdout.startswith("1\n2\n3\n")
+    assert result.stdout_dropped_bytes > 0
+    assert len(result.stdout) <= session.limits.max_output_bytes + 200
+    assert (result.outcome, result.reset) == ("timeout", False)
+    assert (await session.execute(_bash("echo alive"))).stdout == "alive\n"
+
+
+async def test_a_group_in_a_pipeline_runs_in_a_subshell(session: cove.Session) -> None:
+    result = await session.execute(_bash("x=0; { x=1; } | cat; echo $x; { x=2; }; echo $x"))
+    assert result.stdout == "0\n2\n"
+
+
 async def test_os_exit_resets_the_interpreter_and_reports_the_code(session: cove.Session) -> None:
     await session.run_code("lost = 1")
     result = await session.run_code("import os; os._exit(7)")

@@ -49,7 +49,8 @@ async def test_shell_matches_bash_on_agent_command_lines(
     # in tests/guest/differential/.
     commands = [c for c in COMMANDS[::5] if _runnable(c)]
     for k, command in enumerate(commands):
-        expected, expected_rc = _bash(tmp_path / f"b{k}", command)
+        # bash runs in a directory named as the sandbox's is, so `${PWD##*/}` agrees too.
+        expected, expected_rc = _bash(tmp_path / f"b{k}" / "workspace", command)
         session = await pool.create_session()
         for name, text in FIXTURE.items():
             await session.write_file(name, text.encode())
