@@ -393,17 +393,25 @@ class Toolchain:
             f'exec {self.venv}/bin/python "$@"\n'
         )
         python.chmod(0o755)
-        # cython (cython.py says why it runs from the source root), with the .pxd files of
-        # the recipes this one requires on its include path. meson 1.2.1 takes `cython` from
-        # PATH, not from the cross file, so this directory comes first on PATH.
-        includes = "".join(f' -I "{self.work}/pxd-{r.name}"' for r in requires if r.pxd)
-        src = self.work / "src" / f"{recipe.name}-{recipe.version}"
+        # cython (run_cython.py says why it names files relative to these directories), with the
+        # .pxd files of the recipes this one requires on its include path. meson 1.2.1 takes
+        # `cython` from PATH, not from the cross file, so this directory comes first on PATH.
+        pxds = [self.work / f"pxd-{r.name}" for r in requires if r.pxd]
+        includes = "".join(f' -I "{p}"' for p in pxds)
+        bases = " ".join(
+            f'"{p}"'
+            for p in [
+                self.work / "src" / f"{recipe.name}-{recipe.version}",
+                self.work / f"build-{recipe.name}",
+                *pxds,
+            ]
+        )
         cython = self.work / f"bin-{recipe.name}" / "cython"
         cython.parent.mkdir(parents=True, exist_ok=True)
         cython.write_text(
             "#!/bin/sh\n"
-            f'exec {self.venv}/bin/python {HERE}/cython.py "{src}" "{self.work}" '
-            f'{self.venv}/bin/cython{includes} -- "$@"\n'
+            f"exec {self.venv}/bin/python {HERE}/run_cython.py"
+            f' "{self.work}" {bases} --{includes} "$@"\n'
         )
         cython.chmod(0o755)
 

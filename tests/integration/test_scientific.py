@@ -279,7 +279,7 @@ async def test_a_cpp_exception_in_an_extension_is_the_python_exception_it_binds_
     )
     assert (result.return_code, result.outcome) == (1, "memory")
     assert "MemoryError: std::bad_alloc" in result.stderr, result.stderr
-    # Cython names its source as the native wheels do (python-wasm/cross/cython.py)
+    # Cython names its source as the native wheels do (python-wasm/cross/run_cython.py)
     assert 'File "pandas/_libs/window/aggregations.pyx", line' in result.stderr
     # the session lives on, its variables with it
     assert await run(session, "print(len(s), s.iloc[:1000].rolling(10).max().iloc[-1])") == (
