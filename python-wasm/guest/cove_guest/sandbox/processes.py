@@ -29,8 +29,8 @@ import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from _typeshed import StrOrBytesPath
@@ -48,7 +48,7 @@ _run_command: RunCommand | None = None
 _known_command: Callable[[str], bool] | None = None
 
 
-def _command_line(args, shell):
+def _command_line(args: Any, shell: bool) -> str:
     if isinstance(args, (str, bytes, os.PathLike)):
         text = os.fsdecode(args)
         return text if shell else shlex.quote(text)
@@ -61,11 +61,11 @@ def _command_line(args, shell):
 class _PendingInput(io.BytesIO):
     """`Popen.stdin` while a command waits for its input; closing it runs the command."""
 
-    def __init__(self, proc):
+    def __init__(self, proc: "Popen") -> None:
         super().__init__()
         self._proc = proc
 
-    def close(self):
+    def close(self) -> None:
         if not self.closed:
             data = self.getvalue()
             super().close()
@@ -75,18 +75,18 @@ class _PendingInput(io.BytesIO):
 class _Output:
     """`Popen.stdout`/`stderr` before the command ran: a first read runs it."""
 
-    def __init__(self, proc, name):
+    def __init__(self, proc: "Popen", name: str) -> None:
         self._proc = proc
         self._name = name
 
-    def _stream(self):
+    def _stream(self) -> Any:
         self._proc._ensure_ran()
         return getattr(self._proc, self._name)
 
-    def __getattr__(self, attr):
+    def __getattr__(self, attr: str) -> Any:
         return getattr(self._stream(), attr)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(self._stream())
 
 
@@ -95,37 +95,37 @@ class Popen:
 
     def __init__(
         self,
-        args,
-        bufsize=-1,
-        executable=None,
-        stdin=None,
-        stdout=None,
-        stderr=None,
-        preexec_fn=None,
-        close_fds=True,
-        shell=False,
-        cwd=None,
-        env=None,
-        universal_newlines=None,
-        startupinfo=None,
-        creationflags=0,
-        restore_signals=True,
-        start_new_session=False,
-        pass_fds=(),
+        args: Any,
+        bufsize: int = -1,
+        executable: Any = None,
+        stdin: Any = None,
+        stdout: Any = None,
+        stderr: Any = None,
+        preexec_fn: Any = None,
+        close_fds: bool = True,
+        shell: bool = False,
+        cwd: Any = None,
+        env: Any = None,
+        universal_newlines: Any = None,
+        startupinfo: Any = None,
+        creationflags: int = 0,
+        restore_signals: bool = True,
+        start_new_session: bool = False,
+        pass_fds: Any = (),
         *,
-        user=None,
-        group=None,
-        extra_groups=None,
-        encoding=None,
-        errors=None,
-        text=None,
-        umask=-1,
-        pipesize=-1,
-        process_group=None,
-    ):
+        user: Any = None,
+        group: Any = None,
+        extra_groups: Any = None,
+        encoding: Any = None,
+        errors: Any = None,
+        text: Any = None,
+        umask: int = -1,
+        pipesize: int = -1,
+        process_group: Any = None,
+    ) -> None:
         self.args = args
         self.pid = next(_pids)
-        self.returncode = None
+        self.returncode: int | None = None
         self._command = _command_line(args, shell)
         if not shell:
             program = shlex.split(self._command)[0] if self._command else ""
@@ -161,7 +161,7 @@ class Popen:
 
     # -- running ------------------------------------------------------------------------------
 
-    def _ensure_ran(self):
+    def _ensure_ran(self) -> None:
         if not self._ran:
             if self.stdin is not None and not self.stdin.closed:
                 self.stdin.close()  # runs the command with the input so far
@@ -170,7 +170,7 @@ class Popen:
             else:
                 self._run(b"")
 
-    def _run(self, data):
+    def _run(self, data: bytes) -> None:
         if self._ran:
             return
         self._ran = True
@@ -190,7 +190,7 @@ class Popen:
         self.stdout = self._deliver(self._stdout_to, out, sys.stdout)
         self.stderr = self._deliver(self._stderr_to, err, sys.stderr)
 
-    def _deliver(self, target, data, inherited):
+    def _deliver(self, target: Any, data: bytes, inherited: Any) -> Any:
         if target == subprocess.PIPE:
             if self.text_mode:
                 return io.StringIO(self._decode(data))
@@ -210,13 +210,13 @@ class Popen:
             target.flush()
         return None
 
-    def _decode(self, data):
+    def _decode(self, data: bytes) -> str:
         text = data.decode(self._encoding, self._errors)
         return text.replace("\r\n", "\n").replace("\r", "\n")
 
     # -- the Popen API -------------------------------------------------------------------------
 
-    def communicate(self, input=None, timeout=None):
+    def communicate(self, input: Any = None, timeout: float | None = None) -> tuple[Any, Any]:
         if input is not None and not self._ran:
             if self.stdin is None:
                 raise ValueError("stdin was not PIPE: communicate() cannot send input")
@@ -227,12 +227,12 @@ class Popen:
         err = self._piped(self._stderr_to, self._err)
         return out, err
 
-    def _piped(self, target, data):
+    def _piped(self, target: Any, data: bytes) -> Any:
         if target != subprocess.PIPE:
             return None
         return self._decode(data) if self.text_mode else data
 
-    def _check_timeout(self, timeout):
+    def _check_timeout(self, timeout: float | None) -> None:
         if timeout is not None and self._elapsed > timeout:
             raise subprocess.TimeoutExpired(
                 self.args,
@@ -241,28 +241,28 @@ class Popen:
                 stderr=self._piped(self._stderr_to, self._err),
             )
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: float | None = None) -> int | None:
         self._ensure_ran()
         self._check_timeout(timeout)
         return self.returncode
 
-    def poll(self):
+    def poll(self) -> int | None:
         self._ensure_ran()
         return self.returncode
 
-    def send_signal(self, sig):
+    def send_signal(self, sig: int) -> None:
         pass
 
-    def terminate(self):
+    def terminate(self) -> None:
         pass
 
-    def kill(self):
+    def kill(self) -> None:
         pass
 
-    def __enter__(self):
+    def __enter__(self) -> "Popen":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         for stream in (self.stdout, self.stderr, self.stdin):
             if stream is not None and hasattr(stream, "close"):
                 try:
@@ -271,24 +271,24 @@ class Popen:
                     pass
         self.wait()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Popen: returncode: {self.returncode} args: {self.args!r}>"
 
 
 class _ClosedInput:
     closed = False
 
-    def write(self, _data):
+    def write(self, _data: object) -> NoReturn:
         raise BrokenPipeError(_INTERACTIVE)
 
-    def flush(self):
+    def flush(self) -> None:
         pass
 
-    def close(self):
+    def close(self) -> None:
         self.closed = True
 
 
-def _read_input(stdin):
+def _read_input(stdin: Any) -> bytes:
     if stdin is None or stdin == subprocess.DEVNULL:
         return b""
     if isinstance(stdin, int):

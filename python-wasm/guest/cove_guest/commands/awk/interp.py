@@ -9,7 +9,8 @@ builtin functions it dispatches to beside it.
 import math
 import random
 import re
-from typing import Any, cast
+from collections.abc import Iterable
+from typing import IO, Any, Protocol, cast
 
 from cove_guest.commands.awk.errors import (
     AwkError,
@@ -19,11 +20,11 @@ from cove_guest.commands.awk.errors import (
     LoopContinue,
     NextRecord,
 )
-from cove_guest.commands.awk.parser import Parser
+from cove_guest.commands.awk.parser import Node, Parser
 from cove_guest.text.patterns import ere_to_re
 
 
-def _num(v):
+def _num(v: Any) -> float:
     if isinstance(v, float):
         return v
     if isinstance(v, int):
@@ -32,15 +33,21 @@ def _num(v):
     return float(m.group(0)) if m else 0.0
 
 
-def _looks_numeric(s):
+def _looks_numeric(s: str) -> bool:
     return bool(re.fullmatch(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*", s))
+
+
+class _Writer(Protocol):
+    """Where the interpreter's output goes: anything with `write(text)`."""
+
+    def write(self, s: str, /) -> object: ...
 
 
 class StrNum(str):
     """A field or input value: compares as a number when it looks like one."""
 
 
-def _fmt_num(v, ofmt="%.6g"):
+def _fmt_num(v: float, ofmt: str = "%.6g") -> str:
     if not math.isfinite(v):
         return ("-" if math.copysign(1.0, v) < 0 else "") + ("nan" if math.isnan(v) else "inf")
     if v == int(v) and abs(v) < 1e16:
@@ -49,7 +56,14 @@ def _fmt_num(v, ofmt="%.6g"):
 
 
 class Interp:
-    def __init__(self, items, funcs, out, err, assigns):
+    def __init__(
+        self,
+        items: list[Node],
+        funcs: dict[str, Node],
+        out: _Writer,
+        err: _Writer,
+        assigns: Iterable[tuple[str, str]],
+    ) -> None:
         self.items, self.funcs = items, funcs
         self.out, self.err = out, err
         self.vars: dict[str, Any] = {  # awk values: str, float, and ENVIRON's dict
@@ -68,29 +82,29 @@ class Interp:
             "FILENAME": "",
             "ENVIRON": {},
         }
-        self.arrays = {}
-        self.fields = [""]
-        self.ranges = {}
-        self.files = {}
-        self.locals = []
+        self.arrays: dict[str, dict[str, Any]] = {}
+        self.fields: list[str] = [""]
+        self.ranges: dict[int, bool] = {}
+        self.files: dict[str, IO[str]] = {}
+        self.locals: list[dict[str, Any]] = []
         for name, value in assigns:
             self.vars[name] = StrNum(value) if _looks_numeric(value) else value
 
-    def str_(self, v):
+    def str_(self, v: Any) -> Any:
         if isinstance(v, float):
             return _fmt_num(v, self.vars["CONVFMT"])
         return v
 
-    def out_str(self, v):
+    def out_str(self, v: Any) -> Any:
         if isinstance(v, float):
             return _fmt_num(v, self.vars["OFMT"])
         return v
 
-    def set_record(self, line):
+    def set_record(self, line: str) -> None:
         self.fields = [line, *self.split_fields(line)]
         self.vars["NF"] = float(len(self.fields) - 1)
 
-    def split_fields(self, line, fs=None):
+    def split_fields(self, line: str, fs: Any = None) -> list[StrNum]:
         fs = self.vars["FS"] if fs is None else fs
         fs = self.str_(fs)
         if fs == " ":
@@ -101,13 +115,13 @@ class Interp:
             return [StrNum(x) for x in line.split("\t")] if line else []
         return [StrNum(x) for x in re.split(fs, line)] if line else []
 
-    def get_field(self, k):
+    def get_field(self, k: Any) -> str:
         k = int(_num(k))
         if k < 0:
             raise AwkError(f"trying to access out of range field {k}")
         return self.fields[k] if k < len(self.fields) else StrNum("")
 
-    def set_field(self, k, value):
+    def set_field(self, k: Any, value: Any) -> None:
         k = int(_num(k))
         value = self.str_(value)
         if k == 0:
@@ -119,7 +133,7 @@ class Interp:
         self.vars["NF"] = float(len(self.fields) - 1)
         self.fields[0] = self.str_(self.vars["OFS"]).join(self.str_(f) for f in self.fields[1:])
 
-    def var(self, name):
+    def var(self, name: str) -> Any:
         for frame in reversed(self.locals):
             if name in frame:
                 return frame[name]
@@ -127,7 +141,7 @@ class Interp:
             return float(len(self.fields) - 1)
         return self.vars.get(name, "")
 
-    def setvar(self, name, value):
+    def setvar(self, name: str, value: Any) -> None:
         for frame in reversed(self.locals):
             if name in frame:
                 frame[name] = value
@@ -138,7 +152,7 @@ class Interp:
             self.fields[0] = self.str_(self.vars["OFS"]).join(self.str_(f) for f in self.fields[1:])
         self.vars[name] = value
 
-    def array(self, name):
+    def array(self, name: str) -> Any:
         for frame in reversed(self.locals):
             if name in frame:
                 if not isinstance(frame[name], dict):
@@ -148,10 +162,10 @@ class Interp:
             return self.vars["ENVIRON"]
         return self.arrays.setdefault(name, {})
 
-    def key(self, keys):
+    def key(self, keys: list[Node]) -> Any:
         return self.str_(self.vars["SUBSEP"]).join(self.str_(self.eval(k)) for k in keys)
 
-    def run(self, inputs):
+    def run(self, inputs: Iterable[tuple[str, str]]) -> int:
         status = 0
         try:
             for kind, _, body in self.items:
@@ -198,7 +212,7 @@ class Interp:
             f.close()
         return status
 
-    def matches(self, idx, pattern):
+    def matches(self, idx: int, pattern: Node | None) -> bool:
         if pattern is None:
             return True
         if pattern[0] == "range":
@@ -214,18 +228,18 @@ class Interp:
             return True
         return self.truth(self.eval(pattern))
 
-    def truth(self, v):
+    def truth(self, v: Any) -> bool:
         if isinstance(v, float):
             return v != 0
         if isinstance(v, StrNum) and _looks_numeric(v):
             return _num(v) != 0
         return v != ""
 
-    def exec_block(self, stmts):
+    def exec_block(self, stmts: list[Node]) -> None:
         for s in stmts:
             self.exec(s)
 
-    def exec(self, s):
+    def exec(self, s: Node) -> None:
         kind = s[0]
         if kind == "expr":
             self.eval(s[1])
@@ -310,7 +324,7 @@ class Interp:
         else:
             raise AwkError(f"unsupported statement {kind}")
 
-    def emit(self, text, dest):
+    def emit(self, text: str, dest: Node | None) -> None:
         if dest is None:
             self.out.write(text)
             return
@@ -332,7 +346,7 @@ class Interp:
             self.files[name] = f
         f.write(text)
 
-    def sprintf(self, fmt, values):
+    def sprintf(self, fmt: str, values: Iterable[Any]) -> str:
         out = []
         i = 0
         vals = list(values)
@@ -368,12 +382,12 @@ class Interp:
         out.append(fmt[i:])
         return "".join(out).replace("\\n", "\n")
 
-    def regex(self, node):
+    def regex(self, node: Node) -> Any:
         if node[0] == "regex":
             return node[1]
         return self.str_(self.eval(node))
 
-    def eval(self, e):
+    def eval(self, e: Node) -> Any:
         kind = e[0]
         if kind == "const":
             return e[1]
@@ -443,10 +457,10 @@ class Interp:
             return self.user_call(e[1], e[2])
         raise AwkError(f"cannot evaluate {kind}")
 
-    def _numeric(self, v):
+    def _numeric(self, v: Any) -> bool:
         return isinstance(v, float) or (isinstance(v, StrNum) and _looks_numeric(v))
 
-    def store(self, target, value):
+    def store(self, target: Node, value: Any) -> None:
         if target[0] == "var":
             self.setvar(target[1], value)
         elif target[0] == "field":
@@ -456,11 +470,11 @@ class Interp:
         else:
             raise AwkError("assignment to a non-variable")
 
-    def user_call(self, name, args):
+    def user_call(self, name: str, args: list[Node]) -> Any:
         if name not in self.funcs:
             raise AwkError(f"calling undefined function {name}")
         params, body = self.funcs[name]
-        frame = {}
+        frame: dict[str, Any] = {}
         for k, p in enumerate(params):
             if k < len(args):
                 a = args[k]
@@ -481,7 +495,7 @@ class Interp:
             self.locals.pop()
         return ""
 
-    def builtin(self, name, args):
+    def builtin(self, name: str, args: list[Node]) -> Any:
         # None only for split, sub, gsub and match, which evaluate their own arguments.
         ev = cast(
             "list[Any]",
@@ -565,7 +579,7 @@ class Interp:
         raise AwkError(f"function {name} is not supported")
 
 
-def _arith(op, a, b):
+def _arith(op: str, a: float, b: float) -> float:
     """One binary arithmetic operator on two awk numbers (floats); overflow gives inf, as in C."""
     if op == "+":
         return a + b
@@ -590,7 +604,14 @@ def _arith(op, a, b):
         return math.inf
 
 
-def run(program, inputs, out, err, field_sep=None, assigns=()):
+def run(
+    program: str,
+    inputs: Iterable[tuple[str, str]],
+    out: _Writer,
+    err: _Writer,
+    field_sep: str | None = None,
+    assigns: Iterable[tuple[str, str]] = (),
+) -> int:
     """Run an awk program over [(name, text)]; returns the exit status."""
     items, funcs = Parser(program).program()
     interp = Interp(items, funcs, out, err, assigns)

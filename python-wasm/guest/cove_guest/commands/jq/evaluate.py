@@ -8,12 +8,14 @@ reaches them.
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 from cove_guest.commands.jq.errors import JqError
-from cove_guest.commands.jq.parser import Parser
+from cove_guest.commands.jq.parser import Node, Parser
 from cove_guest.commands.jq.values import (
+    Json,
+    Path,
     all_paths,
     canonical_number,
     contains,
@@ -31,11 +33,11 @@ from cove_guest.commands.jq.values import (
 
 
 class Env:
-    def __init__(self, variables):
+    def __init__(self, variables: dict[str, Json]) -> None:
         self.vars = variables
 
 
-def run(node, value, env):
+def run(node: Node, value: Json, env: Env) -> Iterator[Json]:
     kind = node[0]
     if kind == "identity":
         yield value
@@ -168,7 +170,7 @@ def run(node, value, env):
         raise JqError(f"unsupported expression {kind}")
 
 
-def _recurse(v):
+def _recurse(v: Json) -> Iterator[Json]:
     yield v
     if isinstance(v, list):
         for x in v:
@@ -178,7 +180,7 @@ def _recurse(v):
             yield from _recurse(x)
 
 
-def _arith(op, a, b):
+def _arith(op: str, a: Json, b: Json) -> Json:
     if op == "+":
         if a is None:
             return b
@@ -221,7 +223,7 @@ def _arith(op, a, b):
     raise JqError(op)
 
 
-def _objects(entries, value, env):
+def _objects(entries: list[tuple[Node, Node]], value: Json, env: Env) -> Iterator[dict[str, Json]]:
     results: list[dict[str, Any]] = [{}]
     for key_node, val_node in entries:
         new = []
@@ -235,7 +237,9 @@ def _objects(entries, value, env):
     yield from results
 
 
-def _interpolate(parts, value, env, fmt):
+def _interpolate(
+    parts: list[tuple[str, str]], value: Json, env: Env, fmt: str | None
+) -> Iterator[str]:
     outs = [""]
     for kind, text in parts:
         if kind == "lit":
@@ -247,7 +251,7 @@ def _interpolate(parts, value, env, fmt):
     yield from outs
 
 
-def _format(fmt, v):
+def _format(fmt: str, v: Json) -> str:
     if fmt == "@text":
         return tostring(v)
     if fmt == "@json":
@@ -295,7 +299,7 @@ def _format(fmt, v):
     raise JqError(f"{fmt} is not a valid format")
 
 
-def _paths_of(node, value, env):
+def _paths_of(node: Node, value: Json, env: Env) -> list[Path]:
     """Concrete paths a simple path expression (fields, indexes, iteration) selects."""
     kind = node[0]
     if kind == "identity":
@@ -323,7 +327,7 @@ def _paths_of(node, value, env):
     raise JqError("Invalid path expression")
 
 
-def _update(node, value, env):
+def _update(node: Node, value: Json, env: Env) -> Json:
     op, target, rhs = node[1], node[2], node[3]
     result = value
     for path in _paths_of(target, value, env):
@@ -339,13 +343,13 @@ def _update(node, value, env):
     return result
 
 
-def _one(node, value, env):
+def _one(node: Node, value: Json, env: Env) -> Json:
     for v in run(node, value, env):
         return v
     raise JqError("argument produced no value")
 
 
-def _call(name, args, value, env):
+def _call(name: str, args: list[Node], value: Json, env: Env) -> Iterator[Json]:
     out: Any  # a dict or a list, depending on the builtin
     n = len(args)
     if name == "empty":
@@ -524,7 +528,7 @@ def _call(name, args, value, env):
         flags = _one(args[2], value, env) if n > 2 else ""
         count = 0 if name == "gsub" or "g" in (flags or "") else 1
 
-        def repl(m):
+        def repl(m: re.Match[str]) -> str:
             captures = {k: v for k, v in m.groupdict().items()}
             return "".join(str(x) for x in run(rep, captures, env))
 
@@ -648,7 +652,7 @@ def _call(name, args, value, env):
         raise JqError(f"{name}/{n} is not defined")
 
 
-def _recurse_f(f, value, env):
+def _recurse_f(f: Node, value: Json, env: Env) -> Iterator[Json]:
     yield value
     for v in run(f, value, env):
         yield from _recurse_f(f, v, env)
