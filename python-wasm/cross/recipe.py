@@ -59,9 +59,14 @@ class Recipe:
         return sorted((self.directory / "patches").glob("*.patch"))
 
 
-def _take(table: dict[str, Any], key: str, kind: type, where: str, default: Any = None) -> Any:
+_REQUIRED = object()
+
+
+def _take(
+    table: dict[str, Any], key: str, kind: type, where: str, default: Any = _REQUIRED
+) -> Any:
     if key not in table:
-        if default is None:
+        if default is _REQUIRED:
             raise RecipeError(f"{where}: `{key}` is required")
         return default
     value = table.pop(key)
@@ -108,13 +113,13 @@ def load(directory: pathlib.Path) -> Recipe:
         import_names=_take(pkg, "import-names", tuple, w, (name,)),
         sdist_sha256=_take(src, "sha256", str, f"{path} [source]"),
         backend=_take(build, "backend", str, f"{path} [build]"),
-        meson=build.pop("meson", None),
+        meson=_take(build, "meson", str, f"{path} [build]", None),
         setup_args=_take(build, "setup-args", tuple, f"{path} [build]", ()),
         cflags=_take(build, "cflags", tuple, f"{path} [build]", ()),
         cxxflags=_take(build, "cxxflags", tuple, f"{path} [build]", ()),
         objects=_take(build, "objects", tuple, f"{path} [build]", ()),
         check_method_tables=_take(build, "check-method-tables", bool, f"{path} [build]", False),
-        stub=provides.pop("stub", None),
+        stub=_take(provides, "stub", str, f"{path} [provides]", None),
         pxd=_take(provides, "pxd", bool, f"{path} [provides]", False),
         keep=_take(stage, "keep", tuple, f"{path} [stage]", ()),
         test_imports=_take(test, "imports", tuple, f"{path} [test]"),
