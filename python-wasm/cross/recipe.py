@@ -62,9 +62,7 @@ class Recipe:
 _REQUIRED = object()
 
 
-def _take(
-    table: dict[str, Any], key: str, kind: type, where: str, default: Any = _REQUIRED
-) -> Any:
+def _take(table: dict[str, Any], key: str, kind: type, where: str, default: Any = _REQUIRED) -> Any:
     if key not in table:
         if default is _REQUIRED:
             raise RecipeError(f"{where}: `{key}` is required")
