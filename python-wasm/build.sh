@@ -4,7 +4,7 @@
 # Usage: python-wasm/build.sh [STEP ...]      (no step: all of them, in order)
 #
 # Steps, each idempotent (a stamp in $BUILD/stamps skips a finished step; `clean` removes them):
-#   toolchain  Debian's clang-19, lld-19, llvm-19, wasi-libc, compiler-rt for wasm32, and
+#   toolchain  Debian's clang-19, lld-19, llvm-19, wasi-libc, compiler-rt for wasm32, cmake, ninja, and
 #              binaryen's wasm-opt from npm (the extensions' libc++ layer is python-wasm/cross's toolchain)
 #   sources    the pinned Debian source packages, verified by sha256, unpacked with Debian's patches
 #   sysroot    a private wasm32-wasi sysroot, so clang never sees the host's /usr/include
@@ -113,6 +113,11 @@ step_toolchain() {
         apt-get update -q
         apt-get install -y -q "clang-$LLVM=$CLANG_VER" "lld-$LLVM=$CLANG_VER" "llvm-$LLVM=$CLANG_VER" \
             "wasi-libc=$WASI_LIBC_VER" "libclang-rt-$LLVM-dev-wasm32=$CLANG_VER" dpkg-dev
+    fi
+    # python-wasm/cross builds the C++ runtime with LLVM's own cmake build
+    if ! command -v cmake >/dev/null || ! command -v ninja >/dev/null; then
+        apt-get update -q
+        apt-get install -y -q "cmake=$DEBIAN_CMAKE" "ninja-build=$DEBIAN_NINJA"
     fi
     if ! [[ -x $BUILD/binaryen/node_modules/.bin/wasm-opt ]]; then
         mkdir -p "$BUILD/binaryen"
