@@ -4,8 +4,9 @@
 # Usage: python-wasm/build.sh [STEP ...]      (no step: all of them, in order)
 #
 # Steps, each idempotent (a stamp in $BUILD/stamps skips a finished step; `clean` removes them):
-#   toolchain  Debian's clang-19, lld-19, llvm-19, wasi-libc, compiler-rt for wasm32, cmake, ninja, and
-#              binaryen's wasm-opt from npm (the extensions' libc++ layer is python-wasm/cross's toolchain)
+#   toolchain  Debian's clang-19, lld-19, llvm-19, wasi-libc, compiler-rt for wasm32, cmake and
+#              ninja, and binaryen's wasm-opt from npm (the extensions' C++ runtime is built by
+#              python-wasm/cross)
 #   sources    the pinned Debian source packages, verified by sha256, unpacked with Debian's patches
 #   sysroot    a private wasm32-wasi sysroot, so clang never sees the host's /usr/include
 #   zlib bzip2 xz sqlite   the C libraries CPython's zlib, bz2, lzma and sqlite3 modules need
@@ -37,7 +38,8 @@ DEPS=$BUILD/deps
 STAMPS=$BUILD/stamps
 
 # Pinned versions: versions.toml, their one home (DEBIAN_*, NPM_*).
-eval "$(cd "$HERE" && python3.11 -m cross env)"
+VERSIONS=$(cd "$HERE" && python3.11 -m cross env)  # an assignment: set -e stops on a failure
+eval "$VERSIONS"
 PY_PKG=python3.11
 PY_VER=$DEBIAN_PYTHON
 ZLIB_VER=$DEBIAN_ZLIB
