@@ -118,23 +118,22 @@ class _Reader:
         self.pos += 1
         return value
 
-    def uleb(self) -> int:
+    def _leb(self) -> tuple[int, int, int]:
+        """A LEB128 number's bits, their count, and its last byte (whose 0x40 is the sign)."""
         result = shift = 0
         while True:
             b = self.byte()
             result |= (b & 0x7F) << shift
             shift += 7
             if b < 0x80:
-                return result
+                return result, shift, b
+
+    def uleb(self) -> int:
+        return self._leb()[0]
 
     def sleb(self) -> int:
-        result = shift = 0
-        while True:
-            b = self.byte()
-            result |= (b & 0x7F) << shift
-            shift += 7
-            if b < 0x80:
-                return result - (1 << shift) if b & 0x40 else result
+        result, shift, last = self._leb()
+        return result - (1 << shift) if last & 0x40 else result
 
     def take(self, n: int) -> bytes:
         if self.pos + n > len(self.data):

@@ -46,9 +46,14 @@ def configure(
 
 
 def install(tc: Toolchain, recipe: Recipe, build: pathlib.Path, dest: pathlib.Path) -> None:
-    src = tc.work / "src" / f"{recipe.name}-{recipe.version}"
     subprocess.run(
-        [*_meson(tc, recipe, src), "install", "--destdir", str(dest), "--no-rebuild"],
+        [
+            *_meson(tc, recipe, tc.source_dir(recipe)),
+            "install",
+            "--destdir",
+            str(dest),
+            "--no-rebuild",
+        ],
         cwd=build,
         env=tc.env(recipe),
         check=True,
@@ -59,10 +64,10 @@ def install(tc: Toolchain, recipe: Recipe, build: pathlib.Path, dest: pathlib.Pa
 def modules(tc: Toolchain, recipe: Recipe, build: pathlib.Path) -> list[Module]:
     """Every extension module ("shared module" target): wasi-cc made an archive at its .so path
     and <so>.link beside it."""
-    src = tc.work / "src" / f"{recipe.name}-{recipe.version}"
     targets = json.loads(
         subprocess.check_output(
-            [*_meson(tc, recipe, src), "introspect", "--targets", str(build)], env=tc.env(recipe)
+            [*_meson(tc, recipe, tc.source_dir(recipe)), "introspect", "--targets", str(build)],
+            env=tc.env(recipe),
         )
     )
     found = []

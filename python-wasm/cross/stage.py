@@ -75,7 +75,7 @@ def recipe(tc: Toolchain, r: Recipe, src: pathlib.Path, site: pathlib.Path) -> N
     for name in r.license_files:
         shutil.copyfile(src / name, info / pathlib.Path(name).name)
     for name in ("modules.tsv", "link.txt"):
-        shutil.copyfile(tc.work / f"out-{r.name}" / name, out / name)
+        shutil.copyfile(tc.out_dir(r) / name, out / name)
 
 
 def kept(r: Recipe) -> list[str]:

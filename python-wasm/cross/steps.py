@@ -27,26 +27,14 @@ from .toolchain import JOBS, Toolchain, check_sha256, log, run
 STEPS = ("fetch", "unpack", "configure", "compile", "collect", "install", "stage")
 
 
-def source_dir(tc: Toolchain, recipe: Recipe) -> pathlib.Path:
-    return tc.work / "src" / f"{recipe.name}-{recipe.version}"
-
-
-def build_dir(tc: Toolchain, recipe: Recipe) -> pathlib.Path:
-    return tc.work / f"build-{recipe.name}"
-
-
-def install_dir(tc: Toolchain, recipe: Recipe) -> pathlib.Path:
-    return tc.work / f"install-{recipe.name}"
-
-
 def site_of(tc: Toolchain, recipe: Recipe) -> pathlib.Path:
     """The site-packages directory of the recipe's install."""
     top = recipe.import_names[0]
     found = sorted(
-        p.parent for p in install_dir(tc, recipe).rglob(top) if p.parent.name.endswith("-packages")
+        p.parent for p in tc.install_dir(recipe).rglob(top) if p.parent.name.endswith("-packages")
     )
     if not found:
-        sys.exit(f"{recipe.name}: no {top}/ in {install_dir(tc, recipe)}: run its install step")
+        sys.exit(f"{recipe.name}: no {top}/ in {tc.install_dir(recipe)}: run its install step")
     return found[0]
 
 
@@ -72,7 +60,7 @@ def fetch(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
 
 
 def unpack(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
-    src = source_dir(tc, recipe)
+    src = tc.source_dir(recipe)
     shutil.rmtree(src, ignore_errors=True)
     src.parent.mkdir(parents=True, exist_ok=True)
     run("tar", "-C", src.parent, "-xzf", tc.downloads / recipe.sdist)
@@ -87,39 +75,29 @@ def unpack(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
 
 def configure(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
     cross = tc.write_wrappers(recipe, requires)
-    meson.configure(tc, recipe, source_dir(tc, recipe), build_dir(tc, recipe), cross)
+    meson.configure(tc, recipe, tc.source_dir(recipe), tc.build_dir(recipe), cross)
 
 
 def compile_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
-    run("ninja", f"-j{JOBS}", cwd=build_dir(tc, recipe), env=tc.env(recipe), nice=True)
+    run("ninja", f"-j{JOBS}", cwd=tc.build_dir(recipe), env=tc.env(recipe), nice=True)
 
 
 def collect_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
-    modules = meson.modules(tc, recipe, build_dir(tc, recipe))
+    modules = meson.modules(tc, recipe, tc.build_dir(recipe))
     objects = []
     for c_file in recipe.objects:
-        obj = tc.work / f"out-{recipe.name}" / f"{pathlib.Path(c_file).stem}.o"
+        obj = tc.out_dir(recipe) / f"{pathlib.Path(c_file).stem}.o"
         obj.parent.mkdir(parents=True, exist_ok=True)
-        run(
-            *tc.cc(),
-            "-O2",
-            "-g0",
-            "-D_WASI_EMULATED_SIGNAL",
-            "-D_WASI_EMULATED_GETPID",
-            "-D_WASI_EMULATED_PROCESS_CLOCKS",
-            "-c",
-            tc.recipe_dir(recipe) / "files" / c_file,
-            "-o",
-            obj,
-        )
+        source = tc.recipe_dir(recipe) / "files" / c_file
+        run(*tc.cc(), *tc.cflags(recipe), "-c", source, "-o", obj)
         objects.append(obj)
-    collect.write(tc.work / f"out-{recipe.name}", modules, build_dir(tc, recipe), objects)
+    collect.write(tc.out_dir(recipe), modules, tc.build_dir(recipe), objects)
 
 
 def install(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
-    dest = install_dir(tc, recipe)
+    dest = tc.install_dir(recipe)
     shutil.rmtree(dest, ignore_errors=True)
-    meson.install(tc, recipe, build_dir(tc, recipe), dest)
+    meson.install(tc, recipe, tc.build_dir(recipe), dest)
     site = site_of(tc, recipe)
     if recipe.stub:
         hook = tc.work / f"pyhook-{recipe.name}" / recipe.import_names[0]
@@ -140,7 +118,7 @@ def install(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
 
 
 def stage_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
-    stage.recipe(tc, recipe, source_dir(tc, recipe), site_of(tc, recipe))
+    stage.recipe(tc, recipe, tc.source_dir(recipe), site_of(tc, recipe))
 
 
 ACTIONS = {

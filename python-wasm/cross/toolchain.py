@@ -120,6 +120,19 @@ class Toolchain:
     def recipe_dir(self, recipe: Recipe) -> pathlib.Path:
         return self.recipes / recipe.name
 
+    # A recipe's trees under W (the docstring's map).
+    def source_dir(self, recipe: Recipe) -> pathlib.Path:
+        return self.work / "src" / f"{recipe.name}-{recipe.version}"
+
+    def build_dir(self, recipe: Recipe) -> pathlib.Path:
+        return self.work / f"build-{recipe.name}"
+
+    def install_dir(self, recipe: Recipe) -> pathlib.Path:
+        return self.work / f"install-{recipe.name}"
+
+    def out_dir(self, recipe: Recipe) -> pathlib.Path:
+        return self.work / f"out-{recipe.name}"
+
     def env(self, recipe: Recipe) -> dict[str, str]:
         """The environment of a recipe's configure and compile: wasi-cc's settings and PATH."""
         path = f"{self.work / f'bin-{recipe.name}'}:{self.venv / 'bin'}:{os.environ['PATH']}"
@@ -401,8 +414,8 @@ class Toolchain:
         bases = " ".join(
             f'"{p}"'
             for p in [
-                self.work / "src" / f"{recipe.name}-{recipe.version}",
-                self.work / f"build-{recipe.name}",
+                self.source_dir(recipe),
+                self.build_dir(recipe),
                 *pxds,
             ]
         )
