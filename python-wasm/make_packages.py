@@ -61,6 +61,9 @@ PATCHES = {
     "xlrd": ["xlrd-no-mmap.patch"],
     # ... nor ctypes: sympy imports it only for sizeof(c_long).
     "sympy": ["sympy-no-ctypes.patch"],
+    # python-docx and python-pptx open their templates by path, as pytz its zone files.
+    "python-docx": ["docx-templates-zipimport.patch"],
+    "python-pptx": ["pptx-templates-zipimport.patch"],
 }
 
 # SPDX expressions checked by hand against the licence files, for packages whose metadata has no

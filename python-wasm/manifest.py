@@ -142,6 +142,10 @@ def write(args: argparse.Namespace) -> None:
     # name: version, sdist sha256, licence; and every pinned input of those builds (sdists,
     # build tools' wheels, Debian's libc++ packages), by sha256.
     manifest["built_packages"] = packages.get("built_packages", {})
+    # The C libraries they link, from Debian's sources (recipes with [source] debian): name:
+    # version, Debian source package, .dsc sha256, licence.
+    libraries = build / "cross" / "stage" / "libraries.json"
+    manifest["built_libraries"] = json.loads(libraries.read_text())
     inputs = build / "cross" / "stage" / "inputs.sha256"
     manifest["built_packages_inputs"] = {
         name: digest for digest, name in (line.split() for line in inputs.read_text().splitlines())

@@ -7,11 +7,17 @@ each archive to `out-<name>/lib/<dotted>.a` and writes
 
     out-<name>/modules.tsv   dotted name, init symbol, archive (check_link.py makes the table)
     out-<name>/link.txt      the archives, then the static libraries, then -l flags, each once
+
+A module's `-lNAME` found in one of its `-L` directories under the work directory (the C
+libraries of W/deps) becomes that archive's path; the `-L` flags go (the reactor's link and the
+duplicate-symbol check see every archive by path). Any other `-L` is refused: a host library
+directory in a wasm link is a mistake of the package's build.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import pathlib
 import shutil
 
@@ -31,8 +37,34 @@ class Module:
         return "PyInit_" + self.dotted.replace(".", "_")
 
 
+def _resolved(items: list[str], build: pathlib.Path, work: pathlib.Path) -> list[str]:
+    dirs = []
+    for item in items:
+        if item.startswith("-L"):
+            d = pathlib.Path(os.path.normpath(item[2:]))
+            if not d.resolve().is_relative_to(work):
+                raise SystemExit(f"collect: a host library directory in a module's link: {item}")
+            dirs.append(d)
+    found = []
+    for item in items:
+        if item.startswith("-L"):
+            continue
+        if item.startswith("-l"):
+            archives = [d / f"lib{item[2:]}.a" for d in dirs]
+            found.append(next((str(a) for a in archives if a.is_file()), item))
+        elif item.endswith(".a") and not item.startswith("/"):
+            found.append(str(build / item))
+        else:
+            found.append(item)
+    return found
+
+
 def write(
-    out: pathlib.Path, modules: list[Module], build: pathlib.Path, objects: list[pathlib.Path]
+    out: pathlib.Path,
+    modules: list[Module],
+    build: pathlib.Path,
+    objects: list[pathlib.Path],
+    work: pathlib.Path,
 ) -> None:
     shutil.rmtree(out / "lib", ignore_errors=True)
     (out / "lib").mkdir(parents=True)
@@ -41,9 +73,7 @@ def write(
         archive = out / "lib" / f"{m.dotted}.a"
         shutil.copyfile(m.so, archive)
         rows.append((m.dotted, m.init, str(archive)))
-        for item in pathlib.Path(f"{m.so}.link").read_text().split():
-            if item.endswith(".a") and not item.startswith("/"):
-                item = str(build / item)
+        for item in _resolved(pathlib.Path(f"{m.so}.link").read_text().split(), build, work):
             if item not in libs:
                 libs.append(item)
     rows.sort()

@@ -15,7 +15,7 @@ import subprocess
 
 from .collect import Module
 from .recipe import Recipe
-from .toolchain import Toolchain, run
+from .toolchain import JOBS, Toolchain, run
 
 
 def _meson(tc: Toolchain, recipe: Recipe, src: pathlib.Path) -> list[str]:
@@ -25,16 +25,15 @@ def _meson(tc: Toolchain, recipe: Recipe, src: pathlib.Path) -> list[str]:
     return [str(tc.venv / "bin" / "meson")]
 
 
-def configure(
-    tc: Toolchain, recipe: Recipe, src: pathlib.Path, build: pathlib.Path, cross: pathlib.Path
-) -> None:
+def configure(tc: Toolchain, recipe: Recipe) -> None:
+    src, build = tc.source_dir(recipe), tc.build_dir(recipe)
     shutil.rmtree(build, ignore_errors=True)
     run(
         *_meson(tc, recipe, src),
         "setup",
         build,
         "--cross-file",
-        cross,
+        tc.cross_file(recipe),
         "--buildtype=release",
         "-Db_ndebug=if-release",
         *recipe.setup_args,
@@ -45,33 +44,42 @@ def configure(
     )
 
 
-def install(tc: Toolchain, recipe: Recipe, build: pathlib.Path, dest: pathlib.Path) -> None:
+def compile_(tc: Toolchain, recipe: Recipe) -> None:
+    run("ninja", f"-j{JOBS}", cwd=tc.build_dir(recipe), env=tc.env(recipe), nice=True)
+
+
+def install(tc: Toolchain, recipe: Recipe) -> None:
     subprocess.run(
         [
             *_meson(tc, recipe, tc.source_dir(recipe)),
             "install",
             "--destdir",
-            str(dest),
+            str(tc.install_dir(recipe)),
             "--no-rebuild",
         ],
-        cwd=build,
+        cwd=tc.build_dir(recipe),
         env=tc.env(recipe),
         check=True,
         stdout=subprocess.DEVNULL,
     )
 
 
-def modules(tc: Toolchain, recipe: Recipe, build: pathlib.Path) -> list[Module]:
+def modules(tc: Toolchain, recipe: Recipe) -> list[Module]:
     """Every extension module ("shared module" target): wasi-cc made an archive at its .so path
     and <so>.link beside it."""
     targets = json.loads(
         subprocess.check_output(
-            [*_meson(tc, recipe, tc.source_dir(recipe)), "introspect", "--targets", str(build)],
+            [
+                *_meson(tc, recipe, tc.source_dir(recipe)),
+                "introspect",
+                "--targets",
+                str(tc.build_dir(recipe)),
+            ],
             env=tc.env(recipe),
         )
     )
     found = []
     for t in targets:
         if t["type"] == "shared module":
-            found.append(Module.at(pathlib.Path(t["filename"][0]), build))
+            found.append(Module.at(pathlib.Path(t["filename"][0]), tc.build_dir(recipe)))
     return found

@@ -19,7 +19,9 @@ from typing import Any
 RECIPES = pathlib.Path(__file__).resolve().parent.parent / "recipes"
 VERSIONS = pathlib.Path(__file__).resolve().parent.parent / "versions.toml"
 
-BACKENDS = frozenset({"meson"})
+BACKENDS = frozenset({"meson", "setuptools", "cmake"})
+# The backends a C library (a recipe from a Debian source package) builds with.
+LIBRARY_BACKENDS = frozenset({"cmake"})
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
@@ -35,8 +37,9 @@ class Recipe:
     license: str  # SPDX expression, read by hand from the licence files (recipe.toml says which)
     license_files: tuple[str, ...]
     requires: tuple[str, ...]  # recipes this one compiles against (built first)
-    import_names: tuple[str, ...]  # top-level packages it installs
-    sdist_sha256: str
+    import_names: tuple[str, ...]  # top-level packages it installs (none for a C library)
+    sdist_sha256: str  # of the sdist, or of a C library's Debian .dsc (which pins the rest)
+    debian: str | None  # a C library: its Debian source package (version is Debian's)
     backend: str
     meson: str | None  # a meson.py inside the sdist to run instead of the build tools' meson
     setup_args: tuple[str, ...]
@@ -51,7 +54,15 @@ class Recipe:
     directory: pathlib.Path
 
     @property
+    def library(self) -> bool:
+        """A C library (from Debian's source), installed for the packages to link, not staged."""
+        return self.debian is not None
+
+    @property
     def sdist(self) -> str:
+        """The pinned file: the sdist, or a C library's .dsc (its name has no epoch)."""
+        if self.debian is not None:
+            return f"{self.debian}_{self.version.split(':')[-1]}.dsc"
         return f"{self.name}-{self.version}.tar.gz"
 
     @property
@@ -102,14 +113,16 @@ def load(directory: pathlib.Path) -> Recipe:
     name = _take(pkg, "name", str, w)
     if not _NAME.fullmatch(name) or name != directory.name:
         raise RecipeError(f"{w}: name {name!r} must be the directory's, lower case")
+    debian = _take(src, "debian", str, f"{path} [source]", None)
     recipe = Recipe(
         name=name,
         version=_take(pkg, "version", str, w),
         license=_take(pkg, "license", str, w),
         license_files=_take(pkg, "license-files", tuple, w),
         requires=_take(pkg, "requires", tuple, w, ()),
-        import_names=_take(pkg, "import-names", tuple, w, (name,)),
+        import_names=_take(pkg, "import-names", tuple, w, () if debian else (name,)),
         sdist_sha256=_take(src, "sha256", str, f"{path} [source]"),
+        debian=debian,
         backend=_take(build, "backend", str, f"{path} [build]"),
         meson=_take(build, "meson", str, f"{path} [build]", None),
         setup_args=_take(build, "setup-args", tuple, f"{path} [build]", ()),
@@ -120,7 +133,7 @@ def load(directory: pathlib.Path) -> Recipe:
         stub=_take(provides, "stub", str, f"{path} [provides]", None),
         pxd=_take(provides, "pxd", bool, f"{path} [provides]", False),
         keep=_take(stage, "keep", tuple, f"{path} [stage]", ()),
-        test_imports=_take(test, "imports", tuple, f"{path} [test]"),
+        test_imports=_take(test, "imports", tuple, f"{path} [test]", () if debian else _REQUIRED),
         directory=directory,
     )
     for where, table in (
@@ -136,6 +149,15 @@ def load(directory: pathlib.Path) -> Recipe:
         raise RecipeError(f"{path} [source]: sha256 must be 64 lower-case hex digits")
     if recipe.backend not in BACKENDS:
         raise RecipeError(f"{path} [build]: backend {recipe.backend!r} is not one of {BACKENDS}")
+    if recipe.library:
+        if recipe.backend not in LIBRARY_BACKENDS:
+            raise RecipeError(
+                f"{path} [build]: a C library builds with one of {sorted(LIBRARY_BACKENDS)}"
+            )
+        if recipe.import_names or recipe.test_imports or recipe.stub or recipe.pxd:
+            raise RecipeError(f"{path}: a C library has no import-names, stub, pxd or [test]")
+    elif recipe.backend in LIBRARY_BACKENDS:
+        raise RecipeError(f"{path} [build]: {recipe.backend} builds C libraries ([source] debian)")
     for rel in (*recipe.objects, *([recipe.stub] if recipe.stub else [])):
         if not (directory / "files" / rel).is_file():
             raise RecipeError(f"{path}: files/{rel} does not exist")

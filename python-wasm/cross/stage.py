@@ -7,10 +7,13 @@ Per recipe, `stage/<name>/`:
                             whose METADATA is the sdist's PKG-INFO, with its licence files
     modules.tsv, link.txt   from collect.py
 
+per C library, `stage/<name>/library.json` (version, Debian source, .dsc sha256, licence);
+
 and, over every recipe (`combine`), `stage/` itself: `site/`, `modules.tsv` (sorted by dotted
 name), `link.txt` (in recipe order, each line once), `built.json` (name: version, sdist sha256,
-licence, for make_packages.py and the manifest) and `inputs.sha256` (every pinned input of
-these builds besides the Debian sources of sources.sha256: sdists and build tools).
+licence, for make_packages.py and the manifest), `libraries.json` (the C libraries linked in,
+for the manifest) and `inputs.sha256` (every pinned input of these builds besides the Debian
+sources of sources.sha256: sdists, the C libraries' .dsc files and build tools).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ _EXCLUDED_NAMES = (
     "*.c",
     "*.lib",
     "*.ini",
+    "*.pxi",
 )
 _EXCLUDED_DIRS = frozenset({"tests", "include", "__pycache__", "_pyinstaller"})
 
@@ -78,6 +82,22 @@ def recipe(tc: Toolchain, r: Recipe, src: pathlib.Path, site: pathlib.Path) -> N
         shutil.copyfile(tc.out_dir(r) / name, out / name)
 
 
+def library(tc: Toolchain, r: Recipe, src: pathlib.Path) -> None:
+    out = tc.work / "stage" / r.name
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    for name in r.license_files:
+        if not (src / name).is_file():
+            raise SystemExit(f"{r.name}: licence file {name} is not in its source")
+    record = {
+        "version": r.version,
+        "debian_source": r.debian,
+        "dsc_sha256": r.sdist_sha256,
+        "license": r.license,
+    }
+    (out / "library.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+
+
 def kept(r: Recipe) -> list[str]:
     """The recipe's kept files and the __init__.py files stage() gave their directories."""
     out = set(r.keep)
@@ -96,9 +116,17 @@ def combine(tc: Toolchain, recipes: list[Recipe]) -> None:
     site.mkdir(parents=True)
     rows: list[str] = []
     links: list[str] = []
-    built = {}
+    built, libraries = {}, {}
     inputs = dict(versions()["build-tools"])
     for r in recipes:
+        if r.library:
+            if not (stage / r.name / "library.json").is_file():
+                raise SystemExit(
+                    f"cross: {r.name} is not staged: `python3.11 -m cross build {r.name}`"
+                )
+            libraries[r.name] = json.loads((stage / r.name / "library.json").read_text())
+            inputs[r.sdist] = r.sdist_sha256
+            continue
         if not (stage / r.name / "link.txt").is_file():
             raise SystemExit(f"cross: {r.name} is not staged: `python3.11 -m cross build {r.name}`")
         shutil.copytree(stage / r.name / "site", site, dirs_exist_ok=True)
@@ -117,5 +145,9 @@ def combine(tc: Toolchain, recipes: list[Recipe]) -> None:
     (stage / "modules.tsv").write_text("".join(f"{row}\n" for row in sorted(rows)))
     (stage / "link.txt").write_text("".join(f"{line}\n" for line in links))
     (stage / "built.json").write_text(json.dumps(built, indent=2, sort_keys=True) + "\n")
+    (stage / "libraries.json").write_text(json.dumps(libraries, indent=2, sort_keys=True) + "\n")
     (stage / "inputs.sha256").write_text("".join(f"{d}  {n}\n" for n, d in sorted(inputs.items())))
-    print(f"{len(rows)} extension modules from {len(recipes)} recipes", flush=True)
+    print(
+        f"{len(rows)} extension modules from {len(built)} packages, {len(libraries)} C libraries",
+        flush=True,
+    )

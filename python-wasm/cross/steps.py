@@ -1,14 +1,19 @@
 """The steps every recipe goes through, in order, each stamped so a rerun skips it:
 
-    fetch      the sdist, by name and version from the package index, checked by sha256
+    fetch      the sdist, by name and version from the package index, checked by sha256; a C
+               library's Debian source package (apt-get source), its .dsc checked by sha256
+               (dpkg-source checks the .dsc's files against it)
     unpack     into W/src/<name>-<version>, the recipe's patches applied in name order, then
                the method-table check (methdefs.py) when the recipe asks for it
     configure  the backend's configure, with this recipe's cross file and wrappers
     compile    the backend's build (nice, -j the machine's cores)
     collect    each extension module's archive, its link inputs and its init symbol (collect.py)
+               (a C library: nothing; its packages' links name its archive)
     install    the backend's install into W/install-<name>; then what the recipes that require
-               this one build against (its stand-in module, its .pxd files)
-    stage      the Python tree, dist-info and module lists the interpreter takes (stage.py)
+               this one build against (its stand-in module, its .pxd files). A C library
+               installs into W/deps, where the packages that use it find it
+    stage      the Python tree, dist-info and module lists the interpreter takes (stage.py); a
+               C library's version, source and licence files
 
 A step asked for by name runs again even if stamped (as build.sh's steps do).
 """
@@ -19,12 +24,18 @@ import pathlib
 import shutil
 import subprocess
 import sys
+from types import ModuleType
 
-from . import collect, meson, methdefs, stage
+from . import cmake, collect, meson, methdefs, setup_py, stage
 from .recipe import Recipe
-from .toolchain import JOBS, Toolchain, check_sha256, log, run
+from .toolchain import Toolchain, check_sha256, log, run
 
 STEPS = ("fetch", "unpack", "configure", "compile", "collect", "install", "stage")
+BACKENDS: dict[str, ModuleType] = {
+    "meson": meson,
+    "setuptools": setup_py,
+    "cmake": cmake,
+}
 
 
 def site_of(tc: Toolchain, recipe: Recipe) -> pathlib.Path:
@@ -41,7 +52,17 @@ def site_of(tc: Toolchain, recipe: Recipe) -> pathlib.Path:
 def fetch(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
     tc.downloads.mkdir(parents=True, exist_ok=True)
     sdist = tc.downloads / recipe.sdist
-    if not sdist.is_file():
+    if recipe.debian and not sdist.is_file():
+        # the .dsc and the files it lists; a version the archive no longer serves fails here
+        run(
+            "apt-get",
+            "source",
+            "-q",
+            "--download-only",
+            f"{recipe.debian}={recipe.version}",
+            cwd=tc.downloads,
+        )
+    elif not sdist.is_file():
         # --no-binary NAME, not :all:, or pip wants the build tools as sdists too. pip prepares
         # the metadata natively first (minutes for numpy and pandas); the file is kept.
         run(
@@ -63,7 +84,11 @@ def unpack(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
     src = tc.source_dir(recipe)
     shutil.rmtree(src, ignore_errors=True)
     src.parent.mkdir(parents=True, exist_ok=True)
-    run("tar", "-C", src.parent, "-xzf", tc.downloads / recipe.sdist)
+    if recipe.debian:
+        # Debian's source with Debian's patches (its security fixes among them)
+        run("dpkg-source", "-q", "--no-check", "-x", tc.downloads / recipe.sdist, src)
+    else:
+        run("tar", "-C", src.parent, "-xzf", tc.downloads / recipe.sdist)
     for patch in sorted((tc.recipe_dir(recipe) / "patches").glob("*.patch")):
         with patch.open("rb") as f:
             subprocess.run(["patch", "-p1", "-s", "-f"], stdin=f, cwd=src, check=True)
@@ -74,16 +99,18 @@ def unpack(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
 
 
 def configure(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
-    cross = tc.write_wrappers(recipe, requires)
-    meson.configure(tc, recipe, tc.source_dir(recipe), tc.build_dir(recipe), cross)
+    tc.write_wrappers(recipe, requires)
+    BACKENDS[recipe.backend].configure(tc, recipe)
 
 
 def compile_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
-    run("ninja", f"-j{JOBS}", cwd=tc.build_dir(recipe), env=tc.env(recipe), nice=True)
+    BACKENDS[recipe.backend].compile_(tc, recipe)
 
 
 def collect_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
-    modules = meson.modules(tc, recipe, tc.build_dir(recipe))
+    if recipe.library:
+        return
+    modules = BACKENDS[recipe.backend].modules(tc, recipe)
     objects = []
     for c_file in recipe.objects:
         obj = tc.out_dir(recipe) / f"{pathlib.Path(c_file).stem}.o"
@@ -91,13 +118,15 @@ def collect_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
         source = tc.recipe_dir(recipe) / "files" / c_file
         run(*tc.cc(), *tc.cflags(recipe), "-c", source, "-o", obj)
         objects.append(obj)
-    collect.write(tc.out_dir(recipe), modules, tc.build_dir(recipe), objects)
+    collect.write(tc.out_dir(recipe), modules, tc.build_dir(recipe), objects, tc.work)
 
 
 def install(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
-    dest = tc.install_dir(recipe)
-    shutil.rmtree(dest, ignore_errors=True)
-    meson.install(tc, recipe, tc.build_dir(recipe), dest)
+    if recipe.library:
+        BACKENDS[recipe.backend].install(tc, recipe)
+        return
+    shutil.rmtree(tc.install_dir(recipe), ignore_errors=True)
+    BACKENDS[recipe.backend].install(tc, recipe)
     site = site_of(tc, recipe)
     if recipe.stub:
         hook = tc.work / f"pyhook-{recipe.name}" / recipe.import_names[0]
@@ -118,7 +147,10 @@ def install(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
 
 
 def stage_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
-    stage.recipe(tc, recipe, tc.source_dir(recipe), site_of(tc, recipe))
+    if recipe.library:
+        stage.library(tc, recipe, tc.source_dir(recipe))
+    else:
+        stage.recipe(tc, recipe, tc.source_dir(recipe), site_of(tc, recipe))
 
 
 ACTIONS = {

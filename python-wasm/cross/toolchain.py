@@ -10,6 +10,8 @@ W/recipes for the same reason.
                    pinned LLVM source), setjmp.h and libsetjmp.a
     W/cpy          the cross CPython as an extension sees it: headers, pyconfig.h, sysconfigdata
     W/hostvenv     the build tools (versions.toml [build-tools]), by sha256
+    W/deps         the C libraries' install (DESTDIR; their prefix is /usr): recipes with a
+                   [source] debian, and the interpreter's own zlib
     W/bin          wasi-cc, wasi-c++, one `python-wasi-<recipe>` per recipe
     W/src/<name>-<version>, W/build-<name>, W/install-<name>, W/out-<name>: a recipe's tree
     W/stage        what the interpreter takes (stage.py)
@@ -21,6 +23,7 @@ import dataclasses
 import hashlib
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -110,6 +113,11 @@ class Toolchain:
         return self.work / "bin"
 
     @property
+    def deps(self) -> pathlib.Path:
+        """The C libraries' DESTDIR: W/deps/usr/{include,lib,lib/pkgconfig}."""
+        return self.work / "deps"
+
+    @property
     def downloads(self) -> pathlib.Path:
         return self.work / "dl"
 
@@ -133,8 +141,13 @@ class Toolchain:
     def out_dir(self, recipe: Recipe) -> pathlib.Path:
         return self.work / f"out-{recipe.name}"
 
+    def cross_file(self, recipe: Recipe) -> pathlib.Path:
+        """meson's cross file for the recipe (write_wrappers)."""
+        return self.work / f"wasi-{recipe.name}.cross"
+
     def env(self, recipe: Recipe) -> dict[str, str]:
-        """The environment of a recipe's configure and compile: wasi-cc's settings and PATH."""
+        """The environment of a recipe's configure and compile: wasi-cc's settings, PATH, and
+        pkg-config looking only at the C libraries built here (never the host's)."""
         path = f"{self.work / f'bin-{recipe.name}'}:{self.venv / 'bin'}:{os.environ['PATH']}"
         return {
             **os.environ,
@@ -142,13 +155,31 @@ class Toolchain:
             "WASI_LLVM": str(self.llvm),
             "WASI_SYMBOLS": str(self.recipe_dir(recipe) / "symbols"),
             "PATH": path,
+            "PKG_CONFIG_LIBDIR": f"{self.deps}/usr/lib/pkgconfig:{self.work}/pc",
+            "PKG_CONFIG_PATH": "",
+        }
+
+    def tools_env(self, recipe: Recipe) -> dict[str, str]:
+        """env() with the compilers and flags a configure script or setup.py reads."""
+        return {
+            **self.env(recipe),
+            "CC": str(self.bin / "wasi-cc"),
+            "CXX": str(self.bin / "wasi-c++"),
+            "AR": str(self.llvm / "llvm-ar"),
+            "RANLIB": str(self.llvm / "llvm-ranlib"),
+            "NM": str(self.llvm / "llvm-nm"),
+            "STRIP": str(self.llvm / "llvm-strip"),
+            "CFLAGS": " ".join(self.cflags(recipe)),
+            "CXXFLAGS": " ".join(self.cxxflags(recipe)),
+            "CPPFLAGS": f"-I{self.deps}/usr/include",
+            "LDFLAGS": " ".join([f"-L{self.deps}/usr/lib", *_LDFLAGS]),
         }
 
     def expand(self, recipe: Recipe, flags: tuple[str, ...]) -> list[str]:
         return [
-            f.replace("{recipes}", str(self.recipes)).replace(
-                "{recipe}", str(self.recipe_dir(recipe))
-            )
+            f.replace("{recipes}", str(self.recipes))
+            .replace("{recipe}", str(self.recipe_dir(recipe)))
+            .replace("{deps}", str(self.deps))
             for f in flags
         ]
 
@@ -172,6 +203,7 @@ class Toolchain:
         tools and the compiler wrappers."""
         self._sysroot()
         self._cpy()
+        self._zlib()
         self._hostvenv()
         self.bin.mkdir(parents=True, exist_ok=True)
         for name in ("wasi-cc", "wasi-c++"):
@@ -351,6 +383,38 @@ class Toolchain:
             f"Version: 3.11\nLibs:\nCflags: -I{include}\n"
         )
 
+    def relocate_deps(self) -> None:
+        """A C library's pkg-config files and *-config scripts say prefix /usr, where the build
+        installed them (DESTDIR W/deps): they are pointed at W/deps/usr, so what builds against
+        them never sees the host's /usr."""
+        found = [
+            *(self.deps / "usr" / "lib" / "pkgconfig").glob("*.pc"),
+            *(self.deps / "usr" / "bin").glob("*-config"),
+        ]
+        usr = f"{self.deps}/usr"
+        for path in found:
+            text = path.read_text()
+            fixed = re.sub(r"^(\w+)=(['\"]?)/usr\b", rf"\1=\2{usr}", text, flags=re.M)
+            if fixed != text:
+                path.write_text(fixed)
+
+    def _zlib(self) -> None:
+        """The interpreter's zlib (build.sh step zlib, from Debian's pinned source) for the C
+        libraries and packages that use it: one zlib in the link, not two."""
+        deps = self.cpython / "deps"
+        usr = self.deps / "usr"
+        for sub in ("include", "lib/pkgconfig"):
+            (usr / sub).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(deps / "lib" / "libz.a", usr / "lib" / "libz.a")
+        for name in ("zlib.h", "zconf.h"):
+            shutil.copy2(deps / "include" / name, usr / "include" / name)
+        version = versions()["debian"]["zlib"].split(":")[-1].split(".dfsg")[0]
+        (usr / "lib" / "pkgconfig" / "zlib.pc").write_text(
+            f"prefix={usr}\nlibdir=${{prefix}}/lib\nincludedir=${{prefix}}/include\n"
+            f"Name: zlib\nDescription: the interpreter's zlib\nVersion: {version}\n"
+            "Libs: -L${libdir} -lz\nCflags: -I${includedir}\n"
+        )
+
     def _hostvenv(self) -> None:
         pins = versions()["build-tools"]
         self.downloads.mkdir(parents=True, exist_ok=True)
@@ -379,8 +443,12 @@ class Toolchain:
             )
         for name, digest in pins.items():
             check_sha256(self.downloads / name, digest)
-        if (self.venv / "bin" / "meson").exists():
+        # the venv is made anew when the pins change
+        stamp = self.venv / "pins.txt"
+        listed = "".join(f"{d}  {n}\n" for n, d in sorted(pins.items()))
+        if stamp.is_file() and stamp.read_text() == listed:
             return
+        shutil.rmtree(self.venv, ignore_errors=True)
         run(HOSTPY, "-m", "venv", self.venv)
         run(
             self.venv / "bin" / "pip",
@@ -390,6 +458,7 @@ class Toolchain:
             "--no-deps",
             *[self.downloads / n for n in sorted(pins)],
         )
+        stamp.write_text(listed)
 
     def write_wrappers(self, recipe: Recipe, requires: list[Recipe]) -> pathlib.Path:
         """The target "python" and "cython" a recipe's build runs, and its meson cross file."""
@@ -431,7 +500,7 @@ class Toolchain:
         def array(flags: list[str]) -> str:
             return ", ".join(f"'{f}'" for f in flags)
 
-        cross = self.work / f"wasi-{recipe.name}.cross"
+        cross = self.cross_file(recipe)
         cross.write_text(
             f"""[binaries]
 c = '{self.bin}/wasi-cc'
@@ -448,7 +517,7 @@ pkg-config = '/usr/bin/pkg-config'
 [properties]
 longdouble_format = 'IEEE_QUAD_LE'
 needs_exe_wrapper = true
-pkg_config_libdir = '{self.work}/pc'
+pkg_config_libdir = ['{self.deps}/usr/lib/pkgconfig', '{self.work}/pc']
 
 [built-in options]
 c_args = [{array(self.cflags(recipe))}]

@@ -49,11 +49,65 @@ def _write(
     return directory
 
 
+LIBRARY = """\
+[package]
+name = "{name}"
+version = "1:2.0-1"
+license = "MIT"
+license-files = ["COPYING"]
+
+[source]
+debian = "{name}-src"
+sha256 = "{sha}"
+
+[build]
+backend = "{backend}"
+"""
+
+PACKAGES = ["numpy", "pandas", "lxml", "pillow"]
+LIBRARIES = ["libxml2", "libxslt", "libjpeg-turbo", "freetype", "libwebp", "libtiff"]
+
+
 def test_every_recipe_loads_and_comes_after_what_it_requires() -> None:
-    assert list(RECIPES) == ["numpy", "pandas"]
+    assert sorted(RECIPES) == sorted(PACKAGES + LIBRARIES)
     for position, recipe in enumerate(RECIPES.values()):
         assert set(recipe.requires) <= set(list(RECIPES)[:position])
-        assert recipe.test_imports and recipe.license and recipe.license_files
+        assert recipe.license and recipe.license_files
+        # a package has modules to import in the guest; a C library is Debian's, and neither
+        assert recipe.library == (recipe.name in LIBRARIES)
+        assert bool(recipe.test_imports) == (not recipe.library)
+        assert recipe.library == recipe.sdist.endswith(".dsc")
+
+
+def test_a_c_library_is_debian_s_source_and_builds_with_cmake(tmp_path: pathlib.Path) -> None:
+    directory = tmp_path / "libdemo"
+    directory.mkdir()
+    (directory / "recipe.toml").write_text(
+        LIBRARY.format(name="libdemo", sha="0" * 64, backend="cmake")
+    )
+    recipe = load(directory)
+    # the pinned file is the .dsc, named as Debian names it (no epoch)
+    assert (recipe.library, recipe.sdist, recipe.import_names) == (
+        True,
+        "libdemo-src_2.0-1.dsc",
+        (),
+    )
+    (directory / "recipe.toml").write_text(
+        LIBRARY.format(name="libdemo", sha="0" * 64, backend="setuptools")
+    )
+    with pytest.raises(RecipeError, match="a C library builds with one of"):
+        load(directory)
+    (directory / "recipe.toml").write_text(
+        LIBRARY.format(name="libdemo", sha="0" * 64, backend="cmake")
+        + '\n[test]\nimports = ["libdemo"]\n'
+    )
+    with pytest.raises(RecipeError, match="a C library has no import-names"):
+        load(directory)
+    package = _write(tmp_path, "demo")
+    text = (package / "recipe.toml").read_text()
+    (package / "recipe.toml").write_text(text.replace('backend = "meson"', 'backend = "cmake"'))
+    with pytest.raises(RecipeError, match=r"cmake builds C libraries \(\[source\] debian\)"):
+        load(package)
 
 
 def test_each_built_package_has_its_version_in_one_place() -> None:
@@ -63,15 +117,17 @@ def test_each_built_package_has_its_version_in_one_place() -> None:
     pins = [p for deps in pyproject["project"]["optional-dependencies"].values() for p in deps]
     table = (ROOT / "docs" / "packages.md").read_text()
     for recipe in RECIPES.values():
-        assert f"{recipe.name}=={recipe.version}" in pins, recipe.name
+        if not recipe.library:  # a C library has no native pin: its package's wheel bundles it
+            assert f"{recipe.name}=={recipe.version}" in pins, recipe.name
         row = re.search(rf"^\| {recipe.name} \| ([^|]+) \| ([^|]+) \|", table, re.M)
         assert row is not None, f"docs/packages.md has no row for {recipe.name}"
         assert (row[1].strip(), row[2].strip()) == (recipe.version, recipe.license)
 
 
 def test_every_patch_names_the_upstream_change_it_corresponds_to() -> None:
-    for recipe in RECIPES.values():
-        assert recipe.patches, recipe.name
+    patched = [r for r in RECIPES.values() if r.patches]
+    assert {r.name for r in patched} >= {"numpy", "pandas", "libxml2", "pillow"}
+    for recipe in patched:
         for patch in recipe.patches:
             head = patch.read_text().split("\n---", 1)[0]
             assert re.search(r"^Upstream:", head, re.M), f"{patch}: no `Upstream:` line"
@@ -159,7 +215,7 @@ def test_collect_lists_modules_by_dotted_name_and_link_inputs_once(tmp_path: pat
     assert [m.dotted for m in modules] == ["pkg.sub._b", "pkg._a"]
     assert modules[0].init == "PyInit_pkg_sub__b"
     out = tmp_path / "out"
-    collect.write(out, modules, build, [tmp_path / "stub.o"])
+    collect.write(out, modules, build, [tmp_path / "stub.o"], tmp_path)
     assert (out / "modules.tsv").read_text().splitlines() == [
         f"pkg._a\tPyInit_pkg__a\t{out}/lib/pkg._a.a",
         f"pkg.sub._b\tPyInit_pkg_sub__b\t{out}/lib/pkg.sub._b.a",
@@ -176,6 +232,29 @@ def test_collect_lists_modules_by_dotted_name_and_link_inputs_once(tmp_path: pat
     assert (out / "lib" / "pkg._a.a").read_bytes() == b"!<arch>\n"
 
 
+def test_collect_names_a_c_library_by_its_archive_and_refuses_a_host_library_directory(
+    tmp_path: pathlib.Path,
+) -> None:
+    build, deps = tmp_path / "build", tmp_path / "deps" / "usr" / "lib"
+    (build / "pkg").mkdir(parents=True)
+    deps.mkdir(parents=True)
+    (deps / "libxml2.a").write_bytes(b"!<arch>\n")
+    so = build / "pkg" / "etree.cpython-311-wasm32-wasi.so"
+    so.write_bytes(b"!<arch>\n")
+    # as pkg-config writes it: a -L through the .pc file's directory
+    pathlib.Path(f"{so}.link").write_text(f"-L{deps}/pkgconfig/../../lib\n-lxml2\n-lrt\n")
+    out = tmp_path / "out"
+    collect.write(out, [collect.Module.at(so, build)], build, [], tmp_path)
+    assert (out / "link.txt").read_text().splitlines() == [
+        f"{out}/lib/pkg.etree.a",
+        f"{deps}/libxml2.a",  # by path: the duplicate-symbol check sees it
+        "-lrt",  # not a library built here: left to the reactor's link (wasi-libc's)
+    ]
+    pathlib.Path(f"{so}.link").write_text("-L/usr/lib/x86_64-linux-gnu\n-lxml2\n")
+    with pytest.raises(SystemExit, match="a host library directory"):
+        collect.write(out, [collect.Module.at(so, build)], build, [], tmp_path)
+
+
 def test_a_kept_file_brings_its_package_init_files() -> None:
     assert stage.kept(RECIPES["numpy"]) == [
         "numpy/_core/__init__.py",
@@ -188,6 +267,7 @@ def test_a_kept_file_brings_its_package_init_files() -> None:
         "numpy/_core/include/numpy/x.h",
         "pandas/_libs/lib.pyx",
         "numpy/random/c_distributions.pxd",
+        "lxml/etree.pxi",
     ):
         assert not stage._staged(pathlib.PurePosixPath(excluded)), excluded
 

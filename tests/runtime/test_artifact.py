@@ -110,7 +110,18 @@ def test_manifest_records_the_built_packages_and_every_pinned_input_of_their_bui
     manifest = json.loads((ARTIFACT / "manifest.json").read_text())
     built = manifest["built_packages"]
     assert {n: (p["version"], p["sdist_sha256"], p["license"]) for n, p in built.items()} == {
-        r.name: (r.version, r.sdist_sha256, r.license) for r in RECIPES.values()
+        r.name: (r.version, r.sdist_sha256, r.license) for r in RECIPES.values() if not r.library
+    }
+    libraries = manifest["built_libraries"]
+    assert libraries == {
+        r.name: {
+            "version": r.version,
+            "debian_source": r.debian,
+            "dsc_sha256": r.sdist_sha256,
+            "license": r.license,
+        }
+        for r in RECIPES.values()
+        if r.library
     }
     inputs = manifest["built_packages_inputs"]
     for recipe in RECIPES.values():
