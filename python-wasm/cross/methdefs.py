@@ -3,7 +3,8 @@
 A PyMethodDef entry whose flags say METH_VARARGS|METH_KEYWORDS calls its function with three
 arguments; natively a function defined with two silently ignores the third, in WebAssembly the
 indirect call traps ("indirect call type mismatch"). PyGetSetDef getters take (self, closure).
-The driver runs this on a recipe's patched sources (`check-method-tables = true`) and refuses
+The driver runs this on a recipe's patched sources (the directories its `check-method-tables`
+names) and refuses
 any mismatch: a patch fixes it (numpy's 0004-callback-signatures fixed three).
 """
 

@@ -46,7 +46,7 @@ class Recipe:
     cflags: tuple[str, ...]  # C and C++; "{recipe}" is this recipe's directory in the build
     cxxflags: tuple[str, ...]
     objects: tuple[str, ...]  # C files of files/ compiled and linked with the modules
-    check_method_tables: bool
+    check_method_tables: tuple[str, ...]  # source directories whose method tables are checked
     stub: str | None  # provides: a file of files/ that stands in for the package at build time
     pxd: bool  # provides: its .pxd files on Cython's include path
     keep: tuple[str, ...]  # staged although under an excluded directory (tests/)
@@ -129,7 +129,7 @@ def load(directory: pathlib.Path) -> Recipe:
         cflags=_take(build, "cflags", tuple, f"{path} [build]", ()),
         cxxflags=_take(build, "cxxflags", tuple, f"{path} [build]", ()),
         objects=_take(build, "objects", tuple, f"{path} [build]", ()),
-        check_method_tables=_take(build, "check-method-tables", bool, f"{path} [build]", False),
+        check_method_tables=_take(build, "check-method-tables", tuple, f"{path} [build]", ()),
         stub=_take(provides, "stub", str, f"{path} [provides]", None),
         pxd=_take(provides, "pxd", bool, f"{path} [provides]", False),
         keep=_take(stage, "keep", tuple, f"{path} [stage]", ()),

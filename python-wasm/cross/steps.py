@@ -93,7 +93,7 @@ def unpack(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
         with patch.open("rb") as f:
             subprocess.run(["patch", "-p1", "-s", "-f"], stdin=f, cwd=src, check=True)
     if recipe.check_method_tables:
-        bad = methdefs.mismatches(src, list(recipe.import_names))
+        bad = methdefs.mismatches(src, list(recipe.check_method_tables))
         if bad:
             sys.exit("\n".join([*bad, f"{recipe.name}: {len(bad)} method-table mismatches"]))
 

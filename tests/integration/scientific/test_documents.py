@@ -1,0 +1,94 @@
+"""lxml, BeautifulSoup's lxml parsers, Pillow, python-docx and python-pptx in the guest against
+the same versions natively, output for output (document_cases.py; harness.py runs both sides).
+
+The packages are the same versions; the C libraries under lxml and Pillow are not (Debian 12's
+in the guest, newer ones bundled in the native wheels: document_cases.py lists them). Each
+difference that follows from that is listed in KNOWN_DIFFERENCES with its cause; any other
+difference fails the test, as does a listed one that has gone away.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from tests.integration.scientific import harness
+from tests.integration.scientific.document_cases import CASES
+from tests.support.recipes import version
+
+pytestmark = pytest.mark.anyio
+
+TARGET = 0.9
+VERSIONS = {
+    "numpy": version("numpy"),
+    "pandas": version("pandas"),
+    "lxml": version("lxml"),
+    "pillow": version("pillow"),
+    "python-docx": "1.1.2",
+    "python-pptx": "1.0.2",
+    "beautifulsoup4": "4.13.5",
+}
+NATIVE_NEEDS = ("numpy", "pandas", "lxml", "PIL", "docx", "pptx", "bs4", "openpyxl", "xlsxwriter")
+
+_LIBXML2 = (
+    "libxml2 2.9.14 (Debian 12; the native wheel bundles 2.13.8) words this error differently"
+)
+_NO_ICONV = (
+    "wasm32: libxml2 without iconv (wasi-libc's converts wrongly, recipes/libxml2): windows-1252"
+    " and every encoding but UTF-8, UTF-16, ISO-8859-1..16 and ASCII is refused as unsupported"
+)
+# Case name -> why the guest's output differs from native (and must go on doing so).
+# "wasm32:" entries are platform differences (docs/packages.md lists them).
+KNOWN_DIFFERENCES: dict[str, str] = {
+    "lxml_deep_nesting_limit": _LIBXML2 + " (the depth it reports: 256, natively 257)",
+    "lxml_syntax_errors_caught": _LIBXML2 + " (and its recovery logs two errors, not one)",
+    "lxml_encodings": _NO_ICONV,
+    "bs4_lxml_encoding_and_warnings": _NO_ICONV + " (BeautifulSoup's ParserRejectedMarkup)",
+    "lxml_isoschematron": (
+        "wasm32: lxml.isoschematron reads its XSLT files by path through libxml2, which cannot"
+        " read inside the guest's zip: importing it raises OSError"
+    ),
+    "pil_convert_modes": (
+        "wasm32: FASTOCTREE sorts its colour buckets with the C library's qsort, and equal counts"
+        " come out in another order from wasi-libc's (smoothsort) than from glibc's (merge sort)"
+    ),
+    "pil_corrupt_files": "wasm32: WASI's errno numbers (ENOENT is 44) in the OSError's message",
+    "pil_jpeg_corrupt_truncated": (
+        "libjpeg-turbo 2.1.5 (Debian 12; the native wheel bundles 3.x) reads one byte less of a"
+        " truncated file before it stops (the count in the message)"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def native_env() -> dict[str, str]:
+    return harness.native_env(VERSIONS, NATIVE_NEEDS)
+
+
+@pytest.fixture(scope="module")
+def native(tmp_path_factory: pytest.TempPathFactory, native_env: dict[str, str]) -> dict[str, str]:
+    tmp = tmp_path_factory.mktemp("native")
+    outputs: dict[str, str] = harness.native_run(CASES, tmp, native_env)["outputs"]
+    return outputs
+
+
+@pytest.fixture(scope="module")
+async def guest(tmp_path_factory: pytest.TempPathFactory, cache_dir: str) -> dict[str, str]:
+    return await harness.guest_run(CASES, tmp_path_factory.mktemp("workspaces"), cache_dir)
+
+
+def test_the_cases_are_many_uniquely_named_and_self_contained() -> None:
+    harness.check_cases(CASES, KNOWN_DIFFERENCES, 80)
+
+
+def test_the_native_side_is_deterministic(
+    native: dict[str, str], native_env: dict[str, str], tmp_path: pathlib.Path
+) -> None:
+    harness.check_deterministic(CASES, native, native_env, tmp_path)
+
+
+async def test_documents_and_images_in_the_guest_match_native(
+    native: dict[str, str], guest: dict[str, str]
+) -> None:
+    harness.compare("documents", CASES, native, guest, KNOWN_DIFFERENCES, TARGET)
