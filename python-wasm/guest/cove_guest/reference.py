@@ -11,10 +11,6 @@ found before anyone looks here, so an entry never hides one; remove it when it l
 NOT_YET = {
     "matplotlib": ("matplotlib", "mpl_toolkits", "pylab"),
     "seaborn": ("seaborn",),
-    "pillow": ("PIL",),
-    "lxml": ("lxml",),
-    "python-docx": ("docx",),
-    "python-pptx": ("pptx",),
     "scipy": ("scipy",),
     "scikit-learn": ("sklearn",),
 }

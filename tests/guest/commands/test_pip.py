@@ -57,7 +57,7 @@ def test_install_says_what_is_installed_and_why_nothing_else_can_be(sh: Any) -> 
     assert rc == 1 and "no network access" in err and "pip list" in err
     _, err, rc = run(sh, "pip install 'msgspec==0.0.1'")
     assert rc == 1 and f"msgspec {MSGSPEC} is installed" in err
-    _, err, rc = run(sh, "pip install python-pptx")
+    _, err, rc = run(sh, "pip install scikit-learn")
     assert rc == 1 and "not available in this sandbox yet" in err
     out, err, rc = run(sh, "pip install -r requirements.txt")
     assert rc == 1
