@@ -30,6 +30,8 @@ IMPORT_NAMES = {
     "typing-extensions": "typing_extensions",
     "charset-normalizer": "charset_normalizer",
     "et-xmlfile": "et_xmlfile",
+    "python-docx": "docx",
+    "python-pptx": "pptx",
 }
 
 

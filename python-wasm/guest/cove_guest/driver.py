@@ -333,6 +333,9 @@ def initialise() -> None:
     extensions.install()
     # Common in model code (docs/packages.md has the import times): imported into the
     # snapshot, a new session pays nothing for them; numpy and pandas take about a second.
+    # lxml.etree and PIL.Image cost a session no measurable memory here; bs4, docx and pptx
+    # (0.25-0.4 s each) would cost every session 8 MiB of its memory limit and 5% more PSS, so
+    # they stay out (docs/packages.md, "Import time in a new session").
     # (After the sandbox: pandas imports `mmap`, which is the sandbox's stand-in.)
     global _numpy_seed
     for module in (
@@ -343,6 +346,8 @@ def initialise() -> None:
         "zoneinfo",
         "numpy",
         "pandas",
+        "lxml.etree",
+        "PIL.Image",
     ):
         importlib.import_module(module)
     # numpy's and pandas' common paths import more of themselves on first use (5 to 20 ms each):
