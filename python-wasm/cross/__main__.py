@@ -2,6 +2,8 @@
 
     build [RECIPE ...] [--step STEP ...]   build the recipes (all, in dependency order, with
                                            the ones they require) and stage them
+    suite RECIPE [--out FILE]              the package's own tests in Cove sessions and
+                                           natively (cross/suite.py; the repository's venv)
     env                                    versions.toml's versions as shell assignments, for
                                            build.sh
     list                                   the recipes: name, version, licence
@@ -50,6 +52,11 @@ def main() -> None:
     )
     b.add_argument("--cpython", default=default_build)
     b.add_argument("--work", default=None)
+    su = sub.add_parser("suite")
+    su.add_argument("recipe")
+    su.add_argument("--out", type=pathlib.Path)
+    su.add_argument("--cpython", default=default_build)
+    su.add_argument("--work", default=None)
     sub.add_parser("env")
     sub.add_parser("list")
     args = parser.parse_args()
@@ -59,6 +66,15 @@ def main() -> None:
         sys.exit(f"cross: {exc}")
     if args.command == "env":
         _env()
+        return
+    if args.command == "suite":
+        from . import suite
+
+        if args.recipe not in recipes:
+            sys.exit(f"cross: no recipe {args.recipe!r}")
+        cpython = pathlib.Path(args.cpython).resolve()
+        tc = Toolchain(pathlib.Path(args.work or cpython / "cross").resolve(), cpython)
+        suite.run(tc, recipes[args.recipe], args.out)
         return
     if args.command == "list":
         for r in recipes.values():

@@ -51,6 +51,8 @@ class Recipe:
     pxd: bool  # provides: its .pxd files on Cython's include path
     keep: tuple[str, ...]  # staged although under an excluded directory (tests/)
     test_imports: tuple[str, ...]
+    suite: str | None  # a script of files/ that runs the package's own tests (cross/suite.py)
+    suite_files: tuple[str, ...]  # what of the unpacked sdist it needs (glob patterns)
     directory: pathlib.Path
 
     @property
@@ -134,6 +136,8 @@ def load(directory: pathlib.Path) -> Recipe:
         pxd=_take(provides, "pxd", bool, f"{path} [provides]", False),
         keep=_take(stage, "keep", tuple, f"{path} [stage]", ()),
         test_imports=_take(test, "imports", tuple, f"{path} [test]", () if debian else _REQUIRED),
+        suite=_take(test, "suite", str, f"{path} [test]", None),
+        suite_files=_take(test, "suite-files", tuple, f"{path} [test]", ()),
         directory=directory,
     )
     for where, table in (
@@ -158,7 +162,11 @@ def load(directory: pathlib.Path) -> Recipe:
             raise RecipeError(f"{path}: a C library has no import-names, stub, pxd or [test]")
     elif recipe.backend in LIBRARY_BACKENDS:
         raise RecipeError(f"{path} [build]: {recipe.backend} builds C libraries ([source] debian)")
-    for rel in (*recipe.objects, *([recipe.stub] if recipe.stub else [])):
+    for rel in (
+        *recipe.objects,
+        *([recipe.stub] if recipe.stub else []),
+        *([recipe.suite] if recipe.suite else []),
+    ):
         if not (directory / "files" / rel).is_file():
             raise RecipeError(f"{path}: files/{rel} does not exist")
     return recipe

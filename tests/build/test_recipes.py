@@ -161,6 +161,8 @@ def test_build_sh_takes_its_versions_from_versions_toml() -> None:
         ({"extra_package": 'requires = "numpy"'}, "`requires` must be a list of strings"),
         ({"append": "\n[provides]\nstub = 3\n"}, "`stub` must be a str"),
         ({"append": '\n[stage]\nkeep = "a.py"\n'}, "`keep` must be a list of strings"),
+        ({"append": 'suite = "nothere.py"\n'}, "files/nothere.py does not exist"),
+        ({"append": 'suite-files = "tests"\n'}, "`suite-files` must be a list of strings"),
     ],
 )
 def test_a_bad_recipe_is_refused_with_its_file_and_field(

@@ -267,3 +267,30 @@ async def test_text_is_drawn_with_freetype_in_the_font_that_ships(session: cove.
     exec(TEXT, native)
     assert out == json.loads(json.dumps(native["result"]))
     assert out[0] == "FreeTypeFont" and out[4] > 100  # ink, in the font's own shapes
+
+
+UNICODE = """
+from lxml import etree, html
+from bs4 import BeautifulSoup
+root = etree.fromstring("<note mood='\\U0001F600'>launch \\U0001F680 at 10:00 \\u2013 ok</note>")
+page = html.fromstring("<p>caf\\u00e9 \\U0001F44D</p>")
+doc = '<?xml version="1.0" encoding="UTF-32"?><r>\\U0001F600 \\u00e9</r>'
+result = [
+    root.text, root.get("mood"), etree.tostring(root, encoding="unicode"),
+    etree.tostring(root, encoding="utf-8").decode(), page.text_content(),
+    etree.fromstring(doc.encode("utf-32")).text,
+    etree.fromstring(doc.encode("utf-32-le").replace(b"UTF-32", b"UTF-32LE")).text,
+    etree.tostring(etree.XML("<a>\\U0001F600</a>"), encoding="utf-32").decode("utf-32"),
+    BeautifulSoup("<p>thumbs \\U0001F44D</p>", "lxml").p.string,
+]
+"""
+
+
+async def test_text_past_the_basic_plane_parses_as_natively(session: cove.Session) -> None:
+    # lxml hands libxml2 such a string as UCS-4, which libxml2 without iconv converts itself
+    # (recipes/libxml2/patches/0002-ucs4-without-iconv.patch); UTF-32 documents too.
+    out = await run(session, UNICODE + "import json\nprint(json.dumps(result))")
+    native: dict[str, Any] = {}
+    exec(UNICODE, native)
+    assert out == native["result"]
+    assert out[0] == "launch \U0001f680 at 10:00 \u2013 ok"
