@@ -294,3 +294,25 @@ async def test_text_past_the_basic_plane_parses_as_natively(session: cove.Sessio
     exec(UNICODE, native)
     assert out == native["result"]
     assert out[0] == "launch \U0001f680 at 10:00 \u2013 ok"
+
+
+ENCODING_NAMES = """
+from lxml import etree
+root = etree.XML("<r>caf\\u00e9 \\u20ac</r>")
+result = {}
+for name in ["iso-8859-1", "ISO8859-1", "latin1", "L1", "iso-8859-15", "ISO8859-15", "utf8",
+             "UTF-16", "us-ascii", "UTF-32", "UTF-32LE"]:
+    try:
+        result[name] = etree.tostring(root, encoding=name).hex()
+    except LookupError as e:
+        result[name] = f"LookupError: {e}"
+"""
+
+
+async def test_encoding_names_iconv_knows_work_without_it(session: cove.Session) -> None:
+    # libxml2's own converters under the names iconv gives them natively (libxml2/0002)
+    out = await run(session, ENCODING_NAMES + "import json\nprint(json.dumps(result))")
+    native: dict[str, Any] = {}
+    exec(ENCODING_NAMES, native)
+    assert out == native["result"]
+    assert not any(v.startswith("LookupError") for v in out.values())
