@@ -53,6 +53,7 @@ class Recipe:
     test_imports: tuple[str, ...]
     suite: str | None  # a script of files/ that runs the package's own tests (cross/suite.py)
     suite_files: tuple[str, ...]  # what of the unpacked sdist it needs (glob patterns)
+    suite_packages: tuple[str, ...]  # pure-Python test tools copied in (pytest: cross/suite.py)
     directory: pathlib.Path
 
     @property
@@ -138,6 +139,7 @@ def load(directory: pathlib.Path) -> Recipe:
         test_imports=_take(test, "imports", tuple, f"{path} [test]", () if debian else _REQUIRED),
         suite=_take(test, "suite", str, f"{path} [test]", None),
         suite_files=_take(test, "suite-files", tuple, f"{path} [test]", ()),
+        suite_packages=_take(test, "suite-packages", tuple, f"{path} [test]", ()),
         directory=directory,
     )
     for where, table in (
@@ -162,6 +164,8 @@ def load(directory: pathlib.Path) -> Recipe:
             raise RecipeError(f"{path}: a C library has no import-names, stub, pxd or [test]")
     elif recipe.backend in LIBRARY_BACKENDS:
         raise RecipeError(f"{path} [build]: {recipe.backend} builds C libraries ([source] debian)")
+    if (recipe.suite_files or recipe.suite_packages) and not recipe.suite:
+        raise RecipeError(f"{path} [test]: suite-files and suite-packages need a `suite`")
     for rel in (
         *recipe.objects,
         *([recipe.stub] if recipe.stub else []),

@@ -7,7 +7,10 @@ version for the native side, which the dev dependencies pin). The recipe names t
 [test] section: `suite` (a script of its files/: called once with MODULE None to list the test
 modules, then once per module in a fresh session, printing the module's result as JSON) and
 `suite-files` (the files of the unpacked sdist, W/src/<name>-<version>, the script needs; copied
-into each session's workspace and into a native scratch directory alike).
+into each session's workspace and into a native scratch directory alike), and `suite-packages`
+(pure-Python test tools such as pytest, which the guest does not have: copied from this venv,
+at the versions the dev dependencies pin, into `suite-site/` of both, which the script puts
+first on sys.path, so both sides run the same tools).
 
 The report gives, per module, what ran, was skipped, failed and errored in the guest and
 natively, and every test that fails in the guest but not natively, with the last line of its
@@ -16,6 +19,7 @@ error: docs/packages.md lists them with their causes. Not part of CI (minutes pe
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import pathlib
@@ -40,6 +44,26 @@ def _files(tc: Toolchain, recipe: Recipe) -> dict[str, bytes]:
             for file in sorted([path] if path.is_file() else path.rglob("*")):
                 if file.is_file() and "__pycache__" not in file.parts:
                     found[file.relative_to(src).as_posix()] = file.read_bytes()
+    for name in recipe.suite_packages:
+        found.update(_package(name))
+    return found
+
+
+def _package(name: str) -> dict[str, bytes]:
+    """A pure-Python package or module of this venv, as files under suite-site/."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        sys.exit(f"cross suite: {name} is not installed here (the dev dependencies pin it)")
+    origin = pathlib.Path(spec.origin)
+    if not spec.submodule_search_locations:
+        return {f"suite-site/{origin.name}": origin.read_bytes()}
+    root = origin.parent
+    found: dict[str, bytes] = {}
+    for file in sorted(root.rglob("*")):
+        if file.is_file() and "__pycache__" not in file.parts:
+            if file.suffix in {".so", ".pyd"}:
+                sys.exit(f"cross suite: {name} is not pure Python ({file.name})")
+            found[f"suite-site/{name}/{file.relative_to(root).as_posix()}"] = file.read_bytes()
     return found
 
 

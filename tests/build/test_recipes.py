@@ -163,6 +163,8 @@ def test_build_sh_takes_its_versions_from_versions_toml() -> None:
         ({"append": '\n[stage]\nkeep = "a.py"\n'}, "`keep` must be a list of strings"),
         ({"append": 'suite = "nothere.py"\n'}, "files/nothere.py does not exist"),
         ({"append": 'suite-files = "tests"\n'}, "`suite-files` must be a list of strings"),
+        ({"append": 'suite-packages = ["pytest"]\n'}, "need a `suite`"),
+        ({"append": 'suite-files = ["tests"]\n'}, "need a `suite`"),
     ],
 )
 def test_a_bad_recipe_is_refused_with_its_file_and_field(
@@ -287,3 +289,18 @@ def test_the_method_table_check_finds_a_flag_signature_mismatch(tmp_path: pathli
     found = methdefs.mismatches(tmp_path, ["pkg"])
     assert len(found) == 1
     assert "bad -> bad flags [METH_VARARGS | METH_KEYWORDS] wants 3 params" in found[0]
+
+
+def test_a_suites_test_tools_are_copied_from_the_venv_and_must_be_pure_python() -> None:
+    from cross import suite  # isort: skip  (imports cove lazily, at run time)
+
+    pillow = RECIPES["pillow"]
+    assert pillow.suite == "suite.py" and "pytest" in pillow.suite_packages
+    files = suite._package("iniconfig")
+    assert "suite-site/iniconfig/__init__.py" in files
+    assert not any("__pycache__" in name for name in files)
+    assert list(suite._package("py")) == ["suite-site/py.py"]  # a module, not a package
+    with pytest.raises(SystemExit, match="not pure Python"):
+        suite._package("msgspec")
+    with pytest.raises(SystemExit, match="not installed"):
+        suite._package("no_such_tool_here")
