@@ -7,7 +7,7 @@ rebuild's compiler flags are judged (docs/benchmarks.md, "Guest CPU: build exper
 Each directory holds `manifest.json` and the artifact's files, as `runtime/cove/_interpreter/`
 does (NEW_DIR defaults to it), e.g. a build's `COVE_WASM_DIST`, or the committed artifact of an
 earlier commit (`git show REV:runtime/cove/_interpreter/python.wasm.xz > DIR/python.wasm.xz`,
-and the same for the manifest and `lib/python311.zip.xz`). Prints best-of-N milliseconds and
+and the same for the manifest and each file of `root/`). Prints best-of-N milliseconds and
 the ratios to native.
 """
 

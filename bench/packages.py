@@ -89,10 +89,23 @@ def _sizes(cache_dir: str) -> dict[str, int]:
     cache = sorted(pathlib.Path(cache_dir).glob("python-*.cwasm"))
     return {
         "python_wasm_bytes": artifact.wasm_path.stat().st_size,
-        "stdlib_zip_bytes": (artifact.stdlib_dir / "python311.zip").stat().st_size,
+        "stdlib_zip_bytes": (artifact.root_dir / "usr" / "lib" / "python311.zip").stat().st_size,
         "python_wasm_xz_bytes": (ARTIFACT / "python.wasm.xz").stat().st_size,
-        "stdlib_zip_xz_bytes": (ARTIFACT / "lib" / "python311.zip.xz").stat().st_size,
+        "stdlib_zip_xz_bytes": (ARTIFACT / "root" / "usr" / "lib" / "python311.zip.xz")
+        .stat()
+        .st_size,
         "compiled_cache_bytes": max((p.stat().st_size for p in cache), default=0),
+        # the rest of the guest's root: the fonts under usr/share and their licence
+        "root_other_bytes": sum(
+            p.stat().st_size
+            for p in artifact.root_dir.rglob("*")
+            if p.is_file() and p.name != "python311.zip"
+        ),
+        "root_other_xz_bytes": sum(
+            p.stat().st_size
+            for p in (ARTIFACT / "root").rglob("*.xz")
+            if p.name != "python311.zip.xz"
+        ),
     }
 
 

@@ -439,8 +439,16 @@ def _packages(pk: dict[str, Any]) -> list[str]:
         "| --- | --- | --- | --- |",
         f"| `python.wasm` (the snapshot) | {_BEFORE_PACKAGES['python_wasm_bytes'] / mb:.1f} MB | "
         f"{sz['python_wasm_bytes'] / mb:.1f} MB | {sz['python_wasm_xz_bytes'] / mb:.1f} MB |",
-        f"| `lib/python311.zip` (stdlib + packages) | {_BEFORE_PACKAGES['stdlib_zip_bytes'] / mb:.1f} MB | "
+        f"| `root/usr/lib/python311.zip` (stdlib + packages) | {_BEFORE_PACKAGES['stdlib_zip_bytes'] / mb:.1f} MB | "
         f"{sz['stdlib_zip_bytes'] / mb:.1f} MB | {sz['stdlib_zip_xz_bytes'] / mb:.1f} MB |",
+        *(
+            [
+                f"| the rest of `root/` (fonts, their licence) | | {sz['root_other_bytes'] / mb:.1f} MB | "
+                f"{sz['root_other_xz_bytes'] / mb:.1f} MB |"
+            ]
+            if "root_other_bytes" in sz
+            else []
+        ),
         f"| compiled module in the cache (`.cwasm`) | | {sz['compiled_cache_bytes'] / mb:.1f} MB | |",
         "",
     ]
@@ -662,7 +670,7 @@ def _scientific(sc: dict[str, Any]) -> list[str]:
         "| | committed (xz) | unpacked |",
         "| --- | --- | --- |",
         f"| `python.wasm` (the snapshot) | {sz['python_wasm_xz_bytes'] / mb:.1f} | {sz['python_wasm_bytes'] / mb:.1f} |",
-        f"| `lib/python311.zip` (stdlib + packages) | {sz['stdlib_zip_xz_bytes'] / mb:.1f} | {sz['stdlib_zip_bytes'] / mb:.1f} |",
+        f"| `root/usr/lib/python311.zip` (stdlib + packages) | {sz['stdlib_zip_xz_bytes'] / mb:.1f} | {sz['stdlib_zip_bytes'] / mb:.1f} |",
         f"| of which `numpy/` | | {sz['numpy_in_zip_bytes'] / mb:.1f} |",
         f"| of which `pandas/` | | {sz['pandas_in_zip_bytes'] / mb:.1f} |",
         f"| compiled module in the cache (`.cwasm`, no fuel metering) | | {sz['compiled_cache_bytes'] / mb:.1f} |",

@@ -312,7 +312,7 @@ def _compiled_entry(cache_dir: str, artifact: cove.Artifact) -> pathlib.Path | N
 
 def _sizes(cache_dir: str) -> dict[str, int]:
     artifact = cove.Artifact(unpack_dir=cache_dir)
-    archive = artifact.stdlib_dir / "python311.zip"
+    archive = artifact.root_dir / "usr" / "lib" / "python311.zip"
     packages: dict[str, int] = {}
     with zipfile.ZipFile(archive) as zf:
         for pkg in ("numpy", "pandas"):
@@ -322,7 +322,9 @@ def _sizes(cache_dir: str) -> dict[str, int]:
     entry = _compiled_entry(cache_dir, artifact)
     return {
         "python_wasm_xz_bytes": (ARTIFACT / "python.wasm.xz").stat().st_size,
-        "stdlib_zip_xz_bytes": (ARTIFACT / "lib" / "python311.zip.xz").stat().st_size,
+        "stdlib_zip_xz_bytes": (ARTIFACT / "root" / "usr" / "lib" / "python311.zip.xz")
+        .stat()
+        .st_size,
         "python_wasm_bytes": artifact.wasm_path.stat().st_size,
         "stdlib_zip_bytes": archive.stat().st_size,
         **packages,

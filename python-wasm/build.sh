@@ -22,7 +22,8 @@
 #              staged packages to the zip
 #   reactor    links the reactor: libpython + modules + the packages' extension modules (a
 #              generated table registers them by dotted name) + guest/c/cove_driver.c (no _start)
-#   snapshot   snapshot.py pre-initialises the reactor into python.wasm (on wasmtime-py)
+#   snapshot   assembles the guest's read-only root (the zip as usr/lib/python311.zip, the fonts)
+#              and pre-initialises the reactor into python.wasm with it (snapshot.py, wasmtime-py)
 #   install    copies the artifacts into runtime/cove/_interpreter/ and writes manifest.json
 #
 # Requires root only for the toolchain step (apt-get). Honours SOURCE_DATE_EPOCH (default: the
@@ -50,6 +51,7 @@ LLVM=$DEBIAN_LLVM
 CLANG_VER=$DEBIAN_CLANG
 WASI_LIBC_VER=$DEBIAN_WASI_LIBC
 TZDATA_VER=$DEBIAN_TZDATA
+FONTS_VER=$DEBIAN_FONTS_DEJAVU_CORE
 BINARYEN_VER=$NPM_BINARYEN
 # wasmtime-py for the pgo step's training run: the version the runtime pins, read from its home.
 WASMTIME_PY_VER=$(sed -n 's/^ *"wasmtime==\([0-9.]*\)".*/\1/p' "$HERE/../pyproject.toml")
@@ -141,9 +143,10 @@ step_sources() {
     cd "$SRC"
     apt-get source -q --download-only "$PY_PKG=$PY_VER" "zlib=$ZLIB_VER" "bzip2=$BZIP2_VER" \
         "xz-utils=$XZ_VER" "sqlite3=$SQLITE_VER" "llvm-toolchain-$LLVM=$CLANG_VER"
-    apt-get download -q "tzdata=$TZDATA_VER"
+    apt-get download -q "tzdata=$TZDATA_VER" "fonts-dejavu-core=$FONTS_VER"
     sha256sum -c "$HERE/sources.sha256"
     rm -rf tzdata-root && dpkg-deb -x tzdata_*.deb tzdata-root
+    rm -rf fonts-root && dpkg-deb -x fonts-dejavu-core_*.deb fonts-root
     for dsc in *.dsc; do
         # LLVM's sources (164 MB) are not unpacked: step profrt takes the few files it needs.
         [[ $dsc == llvm-toolchain-* ]] && continue
@@ -379,18 +382,36 @@ step_reactor() {
         --translate-to-exnref "$BUILD/reactor.legacy.wasm" -o "$BUILD/reactor.wasm"
 }
 
+# The guest's read-only root, preopened as its `/` (runtime/cove/_artifact.py): the stdlib zip,
+# DejaVu's fonts and their licence where Debian puts them (Pillow's ImageFont.truetype finds
+# "DejaVuSans.ttf" under /usr/share/fonts, as on a Debian machine with fonts-dejavu-core), and
+# the empty directories the session's /workspace and /tmp stand over. Only files and
+# directories, every time fixed: the interpreter stats some while initialising.
+assemble_root() {
+    local root=$BUILD/root fonts=$SRC/fonts-root/usr/share
+    rm -rf "$root"
+    mkdir -p "$root/usr/lib" "$root/usr/share/fonts/truetype/dejavu" \
+        "$root/usr/share/doc/fonts-dejavu-core" "$root/workspace" "$root/tmp"
+    cp "$BUILD/stdlib/python311.zip" "$root/usr/lib/"
+    cp "$fonts"/fonts/truetype/dejavu/*.ttf "$root/usr/share/fonts/truetype/dejavu/"
+    cp "$fonts/doc/fonts-dejavu-core/copyright" "$root/usr/share/doc/fonts-dejavu-core/"
+    chmod -R u=rwX,go=rX "$root"
+    find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+}
+
 step_snapshot() {
     # The guest paths and their order here are the runtime's: wasi-libc's table of preopened
-    # directories is frozen into the snapshot (fd 3 = /usr/lib, fd 4 = /workspace, fd 5 = /tmp).
+    # directories is frozen into the snapshot (fd 3 = /, fd 4 = /workspace, fd 5 = /tmp).
     local ws=$BUILD/snapshot-workspace tmp=$BUILD/snapshot-tmp
+    assemble_root
     rm -rf "$ws" "$tmp" && mkdir -p "$ws" "$tmp"
     # The interpreter stats these while initialising and keeps what it saw in the snapshot:
     # their times must not depend on when the build ran.
-    touch -d "@$SOURCE_DATE_EPOCH" "$BUILD/stdlib/python311.zip" "$BUILD/stdlib" "$ws" "$tmp"
+    touch -d "@$SOURCE_DATE_EPOCH" "$ws" "$tmp"
     # python-wasm/snapshot.py, on the wasmtime-py the runtime pins (the pgo step's venv): Wizer
     # refuses WebAssembly's exception instructions, which C++ exceptions and setjmp compile to.
     "$BUILD/pgo/venv/bin/python" "$HERE/snapshot.py" --init-func cove_init --inherit-stdio true \
-        --mapdir "/usr/lib::$BUILD/stdlib" --mapdir "/workspace::$ws" --mapdir "/tmp::$tmp" \
+        --mapdir "/::$BUILD/root" --mapdir "/workspace::$ws" --mapdir "/tmp::$tmp" \
         -o "$BUILD/python.wasm" "$BUILD/reactor.wasm"
 }
 
@@ -400,7 +421,7 @@ step_install() {
         --py-version "$PY_VER" --zlib-version "$ZLIB_VER" --bzip2-version "$BZIP2_VER" \
         --xz-version "$XZ_VER" --sqlite-version "$SQLITE_VER" --clang-version "$CLANG_VER" \
         --wasi-libc-version "$WASI_LIBC_VER" --binaryen-version "$BINARYEN_VER" --tzdata-version "$TZDATA_VER" \
-        --wasmtime-py-version "$WASMTIME_PY_VER"
+        --fonts-version "$FONTS_VER" --wasmtime-py-version "$WASMTIME_PY_VER"
 }
 
 run_step() {

@@ -21,7 +21,22 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 DEFAULT_DIST = HERE.parent / "runtime" / "cove" / "_interpreter"
-ARTIFACTS = ("python.wasm", "lib/python311.zip")
+# The guest's directories, in preopen (fd) order: its read-only root (the build's root/, the
+# artifact's root/) and the session's two (runtime/cove/_artifact.py, Artifact.PREOPENS).
+PREOPENS = ["/", "/workspace", "/tmp"]
+
+
+def artifacts(build: pathlib.Path) -> dict[str, pathlib.Path]:
+    """The artifact's files, by name: python.wasm and every file of the guest's root tree
+    (build.sh step snapshot assembles it; its empty mount points are not files)."""
+    found = {"python.wasm": build / "python.wasm"}
+    root = build / "root"
+    for path in sorted(root.rglob("*")):
+        if path.is_symlink() or not (path.is_file() or path.is_dir()):
+            sys.exit(f"{path}: the guest's root holds only files and directories")
+        if path.is_file():
+            found[f"root/{path.relative_to(root).as_posix()}"] = path
+    return found
 
 
 def sha256_file(path: pathlib.Path) -> str:
@@ -72,29 +87,27 @@ def write(args: argparse.Namespace) -> None:
     packages = json.loads((build / "packages.json").read_text())
     if packages["zip_sha256"] != sha256_file(build / "stdlib" / "python311.zip"):
         sys.exit("the stdlib zip is not the packages step's output: run build.sh packages snapshot")
-    # Reproducible across build directories: the build's own path appears in neither file
+    unpacked = artifacts(build)
+    if sha256_file(unpacked["root/usr/lib/python311.zip"]) != packages["zip_sha256"]:
+        sys.exit("the guest's root holds another zip: run build.sh snapshot")
+    # Reproducible across build directories: the build's own path appears in no file
     # (-ffile-prefix-map and the cython wrapper write /build instead).
-    for path in (build / "python.wasm", build / "stdlib" / "python311.zip"):
+    for path in unpacked.values():
         if str(build.resolve()).encode() in path.read_bytes():
             sys.exit(f"{path} contains the build directory's path: not reproducible elsewhere")
     dist.mkdir(parents=True, exist_ok=True)
-    (dist / "lib").mkdir(exist_ok=True)
+    for stale in (dist / "lib", dist / "root"):  # lib/: the layout before the root tree
+        shutil.rmtree(stale, ignore_errors=True)
     # Committed compressed; the runtime unpacks them once (runtime/cove/_artifact.py). The
     # manifest's hashes are of the unpacked files.
-    for name, source in (
-        ("python.wasm", build / "python.wasm"),
-        ("lib/python311.zip", build / "stdlib" / "python311.zip"),
-    ):
+    for name, source in unpacked.items():
         (dist / name).unlink(missing_ok=True)
+        (dist / name).parent.mkdir(parents=True, exist_ok=True)
         with (
             source.open("rb") as raw,
             lzma.open(dist / f"{name}.xz", "wb", preset=9 | lzma.PRESET_EXTREME) as packed,
         ):
             shutil.copyfileobj(raw, packed, 1 << 20)
-    unpacked = {
-        "python.wasm": build / "python.wasm",
-        "lib/python311.zip": build / "stdlib" / "python311.zip",
-    }
     sources = {}
     for line in (HERE / "sources.sha256").read_text().splitlines():
         digest, name = line.split()
@@ -105,7 +118,7 @@ def write(args: argparse.Namespace) -> None:
         "abi": "wasm32-wasi reactor, pre-initialised by snapshot.py",
         "exports": ["cove_buffer", "cove_call", "cove_limits"],
         "imports": {"cove": ["host_call", "host_reply"]},
-        "preopens": ["/usr/lib", "/workspace", "/tmp"],
+        "preopens": PREOPENS,
         "source_packages": {
             "python3.11": args.py_version,
             "zlib": args.zlib_version,
@@ -114,6 +127,8 @@ def write(args: argparse.Namespace) -> None:
             "sqlite3": args.sqlite_version,
             "tzdata": args.tzdata_version,
         },
+        # Binary packages whose files the guest's root holds (build.sh, assemble_root).
+        "data_packages": {"fonts-dejavu-core": args.fonts_version},
         "source_sha256": sources,
         "toolchain": {
             "clang-19": args.clang_version,
@@ -135,7 +150,7 @@ def write(args: argparse.Namespace) -> None:
             "profile_sha256": sha256_file(build / "pgo" / "cpython.profdata"),
             "wasmtime-py": args.wasmtime_py_version,
         },
-        "artifacts": {name: sha256_file(unpacked[name]) for name in ARTIFACTS},
+        "artifacts": {name: sha256_file(path) for name, path in unpacked.items()},
     }
     manifest["packages"] = packages["packages"]  # name: version, wheel sha256, licence
     # Built from sdists with extension modules (build.sh step extensions, one recipe each):
@@ -186,6 +201,7 @@ def main() -> None:
         "wasi-libc-version",
         "binaryen-version",
         "tzdata-version",
+        "fonts-version",
         "wasmtime-py-version",
     ):
         w.add_argument(f"--{opt}", required=True)

@@ -1,15 +1,15 @@
 """The interpreter artifact: locating it, verifying it against its manifest, compiling it once.
 
-The artifact is a directory holding `python.wasm` (the pre-initialised reactor), `lib/` (the
-stdlib archive the guest sees as /usr/lib) and `manifest.json` (sha256 of each). The one
-shipped with Cove is committed compressed (`python.wasm.xz`, `lib/python311.zip.xz`): the first
-start unpacks it once into a directory of its own under the cache directory (or the system's
-temporary directory), named by its hash, and logs that it does. Nothing is loaded before its
-hash matches the manifest — an unpacked copy is checked every time, and replaced if it differs.
-Compiling the module takes seconds, so the compiled code is cached on disk too, keyed by
-wasmtime's version, the artifact's hash and the engine configuration: a warm start
-deserialises it in milliseconds.
-"""
+The artifact is a directory holding `python.wasm` (the pre-initialised reactor), `root/` (the
+guest's read-only file tree, preopened as its `/`: the stdlib archive `usr/lib/python311.zip`,
+the fonts under `usr/share/fonts`, their licences under `usr/share/doc`) and `manifest.json`
+(sha256 of each file). The one shipped with Cove is committed compressed (each file as
+`NAME.xz`): the first start unpacks it once into a directory of its own under the cache
+directory (or the system's temporary directory), named by its hash, and logs that it does.
+Nothing is loaded before its hash matches the manifest — an unpacked copy is checked every
+time, and replaced if it differs. Compiling the module takes seconds, so the compiled code is
+cached on disk too, keyed by wasmtime's version, the artifact's hash and the engine
+configuration: a warm start deserialises it in milliseconds."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ __all__ = ["Artifact", "declared_memory_bytes"]
 _log = logging.getLogger("cove")
 
 _PACKAGED = pathlib.Path(__file__).resolve().parent / "_interpreter"
-_FILES = ("python.wasm", "lib/python311.zip")
+_REQUIRED = ("python.wasm", "root/usr/lib/python311.zip")
 
 
 class _Manifest(msgspec.Struct, frozen=True):
@@ -50,8 +50,11 @@ def _sha256(path: pathlib.Path) -> str:
 class Artifact:
     """A verified interpreter artifact on disk."""
 
-    PREOPENS = ("/usr/lib", "/workspace", "/tmp")
-    """The guest directories the snapshot was made with, in preopen (fd) order."""
+    PREOPENS = ("/", "/workspace", "/tmp")
+    """The guest directories the snapshot was made with, in preopen (fd) order: the read-only
+    root (the artifact's `root/`), then the session's two writable directories. wasi-libc
+    resolves an absolute path by its longest matching preopen, so /workspace and /tmp are the
+    session's, and every other path is in the root."""
 
     def __init__(
         self,
@@ -80,22 +83,34 @@ class Artifact:
             ) from exc
         if self.manifest.preopens != list(self.PREOPENS):
             raise ArtifactError(f"unexpected preopens in {manifest_path}: {self.manifest.preopens}")
-        for name in _FILES:
+        for name in _REQUIRED:
             if self.manifest.artifacts.get(name) is None:
                 raise ArtifactError(f"{manifest_path} lists no hash for {name}")
+        for name in self.manifest.artifacts:
+            parts = name.split("/")
+            if name != "python.wasm" and (
+                parts[0] != "root" or len(parts) < 2 or {"", ".", ".."} & set(parts)
+            ):
+                raise ArtifactError(f"{manifest_path} lists a file outside the artifact: {name!r}")
+        self._files = sorted(self.manifest.artifacts)
         self.sha256: str = self.manifest.artifacts["python.wasm"]
-        if all((self.directory / name).exists() for name in _FILES):
+        if all((self.directory / name).exists() for name in self._files):
             root = self.directory
         else:
             base = pathlib.Path(unpack_dir) if unpack_dir else _default_unpack_dir()
             root = base / f"interpreter-{self.sha256[:24]}"
             if not self._matches(root):
                 self._unpack(root)
-        for name in _FILES:
+        for name in self._files:
             self._verify(root / name, self.manifest.artifacts[name])
         self.files_dir: pathlib.Path = root
         self.wasm_path: pathlib.Path = root / "python.wasm"
-        self.stdlib_dir: pathlib.Path = root / "lib"
+        self.root_dir: pathlib.Path = root / "root"
+        """The guest's `/`: preopened read-only (`Artifact.PREOPENS`)."""
+        try:
+            _mount_points(self.root_dir)
+        except OSError as exc:
+            raise ArtifactError(f"cannot make the guest's mount points in {root}: {exc}") from exc
 
     def _verify(self, path: pathlib.Path, expected: str) -> None:
         try:
@@ -110,7 +125,8 @@ class Artifact:
 
     def _matches(self, root: pathlib.Path) -> bool:
         try:
-            return all(_sha256(root / name) == self.manifest.artifacts[name] for name in _FILES)
+            expected = self.manifest.artifacts
+            return all(_sha256(root / name) == expected[name] for name in self._files)
         except OSError:
             return False
 
@@ -119,7 +135,7 @@ class Artifact:
         root.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         staging = pathlib.Path(tempfile.mkdtemp(dir=root.parent, prefix=".unpack-"))
         try:
-            for name in _FILES:
+            for name in self._files:
                 source = self.directory / f"{name}.xz"
                 target = staging / name
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -195,6 +211,14 @@ class Artifact:
             del compiled
             trim_heap()
         return entry, None
+
+
+def _mount_points(root: pathlib.Path) -> None:
+    """The directories the session's own preopens stand over (/workspace, /tmp), empty and
+    read-only like the rest of the root: what `os.listdir("/")` shows. wasi-libc sends every
+    path under them to the session's directories, never here."""
+    for guest in Artifact.PREOPENS[1:]:
+        (root / guest.lstrip("/")).mkdir(parents=True, exist_ok=True)
 
 
 def _leb(data: bytes, i: int) -> tuple[int, int]:

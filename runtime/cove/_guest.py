@@ -106,8 +106,8 @@ class Guest:
         store.set_limits(memory_size=memory_bytes, instances=1, tables=2, memories=1)
         wasi = wasmtime.WasiConfig()
         # Order matters: the snapshot froze wasi-libc's preopen table (fd 3, 4, 5), and the
-        # artifact's manifest names it (`Artifact.PREOPENS`).
-        wasi.preopen_dir(str(engine.artifact.stdlib_dir), "/usr/lib", False)
+        # artifact's manifest names it (`Artifact.PREOPENS`). The root is read-only.
+        wasi.preopen_dir(str(engine.artifact.root_dir), "/", False)
         wasi.preopen_dir(str(workspace), "/workspace", True)
         wasi.preopen_dir(str(tmp), "/tmp", True)
         store.set_wasi(wasi)

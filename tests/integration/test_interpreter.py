@@ -100,7 +100,8 @@ async def test_cwd_is_the_workspace_and_host_paths_are_unreachable(session: cove
     code = """
 import os
 print(os.getcwd())
-for path in ("/", "/etc/passwd", "/proc/self/environ", "/workspace/../etc", "/tmp/../etc"):
+for path in ("/etc/passwd", "/proc/self/environ", "/workspace/../etc", "/tmp/../etc", "/etc",
+             "/home", "/root", "/usr/bin", "/../etc/passwd"):
     try:
         open(path).read() if "." in path or "passwd" in path else os.listdir(path)
         print("REACHED", path)
@@ -112,6 +113,67 @@ print(sorted(os.environ))
     assert "REACHED" not in result.stdout, result.stdout
     assert result.stdout.startswith("/workspace\n")
     assert result.stdout.rstrip().endswith("[]")  # nothing inherited from the host environment
+
+
+ROOT = """
+import os, pathlib
+result = {
+    "/": sorted(os.listdir("/")),
+    "/usr": sorted(os.listdir("/usr")),
+    "/usr/lib": sorted(os.listdir("/usr/lib")),
+    "fonts": sorted(os.listdir("/usr/share/fonts/truetype/dejavu")),
+    "dirs": [pathlib.Path(p).is_dir() for p in ("/", "/usr", "/workspace", "/tmp")],
+    "absent": [pathlib.Path(p).exists() for p in ("/etc/passwd", "/conftest.py", "/proc")],
+    "parents": [str(p) for p in pathlib.Path.cwd().parents],
+    "walk_up": [(p / "setup.cfg").is_file() for p in pathlib.Path.cwd().parents],
+}
+try:
+    open("/etc/passwd")
+except OSError as e:
+    result["passwd"] = type(e).__name__
+writes = []
+for attempt in (
+    lambda: open("/evil.py", "w"),
+    lambda: open("/usr/lib/python311.zip", "r+b"),
+    lambda: open("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "ab"),
+    lambda: os.mkdir("/usr/share/x"),
+    lambda: os.remove("/usr/lib/python311.zip"),
+    lambda: os.rename("/usr/share/fonts", "/usr/share/f"),
+    lambda: os.rmdir("/workspace"),
+    lambda: os.symlink("/workspace", "/usr/w"),
+    lambda: os.utime("/usr/lib/python311.zip", (0, 0)),
+    lambda: os.truncate("/usr/lib/python311.zip", 0),
+):
+    try:
+        attempt()
+        writes.append("WROTE")
+    except OSError as e:
+        writes.append(type(e).__name__)
+result["writes"] = writes
+"""
+
+
+async def test_the_root_is_the_artifacts_read_only_tree(
+    session: cove.Session, cache_dir: str
+) -> None:
+    # The guest's / is the artifact's root/, preopened read-only (Artifact.PREOPENS): what a
+    # small Debian machine shows where a model's code looks (a walk up from the working
+    # directory, /usr/share/fonts), the session's /workspace and /tmp over it, and nothing of
+    # the host's. No write of any kind reaches it.
+    artifact = cove.Artifact(unpack_dir=cache_dir)  # the session's own copy
+    before = {p: p.stat().st_mtime_ns for p in artifact.root_dir.rglob("*")}
+    result = await session.run_code(ROOT + "import json\nprint(json.dumps(result))")
+    assert result.return_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["/"] == ["tmp", "usr", "workspace"]
+    assert out["/usr"] == ["lib", "share"] and out["/usr/lib"] == ["python311.zip"]
+    assert "DejaVuSans.ttf" in out["fonts"]
+    assert out["dirs"] == [True] * 4 and out["absent"] == [False] * 3
+    assert out["parents"] == ["/"] and out["walk_up"] == [False]
+    assert out["passwd"] == "FileNotFoundError"
+    assert "WROTE" not in out["writes"], out["writes"]
+    assert {p: p.stat().st_mtime_ns for p in artifact.root_dir.rglob("*")} == before
+    cove.Artifact(unpack_dir=cache_dir)  # every file's hash checked again: unchanged
 
 
 async def test_stdlib_directory_is_read_only(session: cove.Session) -> None:

@@ -63,7 +63,14 @@ def test_manifest_records_sources_toolchain_and_hashes() -> None:
     assert cove.Artifact().sha256 == manifest["artifacts"]["python.wasm"]
 
 
-@pytest.mark.parametrize("name", ["python.wasm.xz", "lib/python311.zip.xz"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "python.wasm.xz",
+        "root/usr/lib/python311.zip.xz",
+        "root/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf.xz",
+    ],
+)
 def test_a_tampered_artifact_is_refused(tmp_path: pathlib.Path, name: str) -> None:
     copy = tmp_path / "artifact"
     shutil.copytree(ARTIFACT, copy)
@@ -88,12 +95,32 @@ def test_the_artifact_is_unpacked_once_and_a_damaged_copy_replaced(
         cove.Artifact(unpack_dir=unpacked)
     assert "unpacking" not in caplog.text
     # Someone with access to the directory changes the unpacked zip: it is not loaded as is.
-    zip_path = first.stdlib_dir / "python311.zip"
+    zip_path = first.root_dir / "usr" / "lib" / "python311.zip"
     zip_path.write_bytes(zip_path.read_bytes()[:-1] + b"\0")
     again = cove.Artifact(unpack_dir=unpacked)
-    assert (
-        _sha256(again.stdlib_dir / "python311.zip") == again.manifest.artifacts["lib/python311.zip"]
-    )
+    assert _sha256(zip_path) == again.manifest.artifacts["root/usr/lib/python311.zip"]
+    # The guest's root: every file of the manifest, and the mount points of its own preopens.
+    files = {
+        f"root/{p.relative_to(again.root_dir).as_posix()}"
+        for p in again.root_dir.rglob("*")
+        if p.is_file()
+    }
+    assert files == set(again.manifest.artifacts) - {"python.wasm"}
+    assert sorted(p.name for p in again.root_dir.iterdir()) == ["tmp", "usr", "workspace"]
+    assert not any((again.root_dir / "workspace").iterdir())
+
+
+@pytest.mark.parametrize("name", ["root/../../x", "lib/python311.zip", "root//x", "/etc/x"])
+def test_a_manifest_naming_a_file_outside_the_artifact_is_refused(
+    tmp_path: pathlib.Path, name: str
+) -> None:
+    copy = tmp_path / "artifact"
+    shutil.copytree(ARTIFACT, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["artifacts"][name] = "0" * 64
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(cove.ArtifactError, match="outside the artifact"):
+        cove.Artifact(copy, unpack_dir=tmp_path / "unpacked")
 
 
 def _sha256(path: pathlib.Path) -> str:

@@ -119,8 +119,9 @@ def test_disk_and_file_count_floods_stop_at_the_quota(
     "code",
     [
         "print(open('/etc/passwd').read())",
-        "import os\nprint(os.listdir('/'))",
+        "import os\nprint(os.listdir('/etc'))",
         "import os\nprint(os.listdir('/workspace/..'))",
+        "import os\nprint(os.listdir('/./workspace/../..'))",
         "print(open('/workspace/../../../etc/hostname').read())",
         "import os\nprint(os.listdir('/proc'))",
         "print(open('/usr/lib/../../etc/passwd').read())",
@@ -132,6 +133,12 @@ def test_host_files_are_unreachable(api: httpx.Client, sid: str, code: str) -> N
     assert result["return_code"] == 1
     assert "root:" not in result["stdout"]
     assert "Error" in result["stderr"]
+
+
+def test_the_root_a_guest_lists_is_the_artifacts_not_the_hosts(api: httpx.Client, sid: str) -> None:
+    # `/` is the artifact's read-only root/ (Artifact.PREOPENS), not the host's
+    result = run(api, sid, "import os\nprint(sorted(os.listdir('/')), sorted(os.listdir('/usr')))")
+    assert result["stdout"] == "['tmp', 'usr', 'workspace'] ['lib', 'share']\n", result
 
 
 def test_sockets_cannot_reach_a_loopback_listener(api: httpx.Client, sid: str) -> None:

@@ -37,7 +37,7 @@
  * EMFILE (wasmtime hands out the lowest free numbers, so they stay small).
  *
  * Directory depth. Each directory descriptor's depth below /workspace is recorded (fd 4, the
- * preopen, is depth 0; fd 3, /usr/lib, is read-only and untracked). path_create_directory
+ * preopen, is depth 0; fd 3, the root, is read-only and untracked). path_create_directory
  * refuses, with ENAMETOOLONG, a directory deeper than `max_depth`: first lexically (components
  * counted, ".." subtracts, "." ignored), then physically, since a symbolic link can stand for a
  * deep path: climbing out of the new directory with ".." must leave the sandbox within the
@@ -61,7 +61,7 @@
 #define WASM_GLOBAL __attribute__((address_space(1)))
 
 #define FD_LIMIT (4096 + 64) /* the host allows max_open_files up to 4096 */
-#define FIRST_GUEST_FD 6     /* 0-2 stdio, 3 /usr/lib, 4 /workspace, 5 /tmp */
+#define FIRST_GUEST_FD 6     /* 0-2 stdio, 3 / (read-only), 4 /workspace, 5 /tmp */
 #define WORKSPACE_FD 4
 
 /* Unlimited until the host sets them (the snapshot is made without limits): cove_call sets the

@@ -181,7 +181,7 @@ _FILE_LAYERS = (
     io.BufferedReader,
     io.FileIO,
 )
-# stdio and the three preopened directories (/usr/lib, /workspace, /tmp)
+# stdio and the three preopened directories (/, /workspace, /tmp)
 _FIRST_MODEL_FD = 6
 _get_objects = gc.get_objects
 _closers: dict[type, tuple[typing.Any, typing.Any, typing.Any]] = {
