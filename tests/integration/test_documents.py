@@ -21,7 +21,7 @@ import lxml.etree
 import PIL
 import pptx
 import pytest
-from PIL import Image
+from PIL import Image, ImageFont
 
 import cove
 from tests.support.recipes import version
@@ -316,3 +316,85 @@ async def test_encoding_names_iconv_knows_work_without_it(session: cove.Session)
     exec(ENCODING_NAMES, native)
     assert out == native["result"]
     assert not any(v.startswith("LookupError") for v in out.values())
+
+
+CODE_PAGES = """
+from lxml import etree, html
+from bs4 import BeautifulSoup
+result = {}
+for cp in (1250, 1251, 1252, 1253, 1254, 1256, 1257):
+    decoded = []
+    for byte in range(0x80, 0x100):
+        doc = b'<?xml version="1.0" encoding="windows-%d"?><t>' % cp + bytes([byte]) + b"</t>"
+        try:
+            decoded.append(ord(etree.fromstring(doc).text))
+        except etree.XMLSyntaxError:
+            decoded.append(-1)
+    el = etree.Element("t", note="\\u00e9")
+    el.text = "".join(chr(c) for c in decoded if c > 0) + " \\u4e2d"  # one it lacks
+    written = [etree.tostring(el, encoding=name).hex() for name in ("windows-%d" % cp, "cp%d" % cp)]
+    result[cp] = [decoded, written]
+page = ('<html><head><meta charset="windows-1252"><title>Caf\\u00e9 \\u20ac5</title></head>'
+        '<body><p>\\u201csmart\\u201d \\u2013 dash</p></body></html>').encode("cp1252")
+doc = html.fromstring(page)
+soup = BeautifulSoup(page, "lxml")
+result["html"] = [doc.findtext(".//title"), doc.findtext(".//p"), soup.original_encoding,
+                  soup.title.string, soup.p.string]
+"""
+
+
+async def test_windows_code_pages_decode_and_encode_as_natively(session: cove.Session) -> None:
+    # libxml2's own converters for them (libxml2/0003): every byte of each code page read as
+    # native lxml (with iconv) reads it, undefined ones refused alike, and written back, a
+    # character the page lacks as a character reference; a web page declared windows-1252.
+    out = await run(session, CODE_PAGES + "import json\nprint(json.dumps(result))")
+    native: dict[str, Any] = {}
+    exec(CODE_PAGES, native)
+    assert out == json.loads(json.dumps(native["result"]))
+    assert out["1252"][0][0] == 0x20AC and out["1252"][0].count(-1) == 5
+    assert out["html"][:2] == ["Caf\u00e9 \u20ac5", "\u201csmart\u201d \u2013 dash"]
+
+
+FONTS = """
+from PIL import Image, ImageDraw, ImageFont
+result = {}
+for name in FONT_NAMES:
+    font = ImageFont.truetype(name, 28, layout_engine=LAYOUT)
+    result["layout"] = int(font.layout_engine)
+    im = Image.new("L", (360, 50), 255)
+    ImageDraw.Draw(im).text((6, 6), "Quarterly revenue \\u20ac", font=font, fill=0)
+    result[name.rsplit("/", 1)[-1]] = [font.getname(), font.getbbox("Quarterly revenue"),
+                                      im.point(lambda v: 255 - v).getbbox(),
+                                      sum(1 for v in im.getdata() if v < 128)]
+try:
+    ImageFont.truetype("arial.ttf", 12)
+except OSError as e:
+    result["arial"] = str(e)
+"""
+
+
+async def test_truetype_finds_the_fonts_that_ship_by_name_and_path(
+    session: cove.Session, cache_dir: str
+) -> None:
+    # DejaVu (Debian's fonts-dejavu-core) in the guest's /usr/share/fonts: found by file name
+    # as on a Debian machine (pillow/0003), and drawn as native Pillow draws the same file with
+    # the same layout: the guest has no Raqm, so its default is Pillow's basic layout, which the
+    # native side is asked for (the wheel's Raqm kerns: docs/packages.md).
+    files = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSerif.ttf"]
+    guest_names = [*files[:3], "/usr/share/fonts/truetype/dejavu/" + files[3]]
+    out = await run(
+        session,
+        f"LAYOUT = None\nFONT_NAMES = {guest_names!r}\n"
+        + FONTS
+        + "import json\nprint(json.dumps(result))",
+    )
+    artifact = cove.Artifact(unpack_dir=cache_dir)
+    shipped = artifact.root_dir / "usr" / "share" / "fonts" / "truetype" / "dejavu"
+    native: dict[str, Any] = {
+        "FONT_NAMES": [str(shipped / f) for f in files],
+        "LAYOUT": ImageFont.Layout.BASIC,
+    }
+    exec(FONTS, native)
+    assert out == json.loads(json.dumps(native["result"]))
+    assert out["DejaVuSans.ttf"][0] == ["DejaVu Sans", "Book"] and out["DejaVuSans.ttf"][3] > 300
+    assert out["arial"] == "cannot open resource"

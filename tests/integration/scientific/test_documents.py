@@ -34,21 +34,12 @@ NATIVE_NEEDS = ("numpy", "pandas", "lxml", "PIL", "docx", "pptx", "bs4", "openpy
 _LIBXML2 = (
     "libxml2 2.9.14 (Debian 12; the native wheel bundles 2.13.8) words this error differently"
 )
-_NO_ICONV = (
-    "wasm32: libxml2 without iconv (wasi-libc's converts wrongly, recipes/libxml2): windows-1252"
-    " and every encoding but UTF-8, UTF-16, ISO-8859-1..16 and ASCII is refused as unsupported"
-)
 # Case name -> why the guest's output differs from native (and must go on doing so).
 # "wasm32:" entries are platform differences (docs/packages.md lists them).
 KNOWN_DIFFERENCES: dict[str, str] = {
     "lxml_deep_nesting_limit": _LIBXML2 + " (the depth it reports: 256, natively 257)",
     "lxml_syntax_errors_caught": _LIBXML2 + " (and its recovery logs two errors, not one)",
-    "lxml_encodings": _NO_ICONV,
-    "bs4_lxml_encoding_and_warnings": _NO_ICONV + " (BeautifulSoup's ParserRejectedMarkup)",
-    "lxml_isoschematron": (
-        "wasm32: lxml.isoschematron reads its XSLT files by path through libxml2, which cannot"
-        " read inside the guest's zip: importing it raises OSError"
-    ),
+    "lxml_encodings": _LIBXML2 + " (an unknown encoding: 'Unsupported encoding: x' natively)",
     "pil_convert_modes": (
         "wasm32: FASTOCTREE sorts its colour buckets with the C library's qsort, and equal counts"
         " come out in another order from wasi-libc's (smoothsort) than from glibc's (merge sort)"
