@@ -318,6 +318,21 @@ async def test_encoding_names_iconv_knows_work_without_it(session: cove.Session)
     assert not any(v.startswith("LookupError") for v in out.values())
 
 
+async def test_pillows_own_report_names_its_modules_and_codecs(session: cove.Session) -> None:
+    # PIL.features.pilinfo() (what `python -m PIL` prints) reads the binary modules' __file__,
+    # which the guest's linked-in extension modules have (cove_guest.extensions)
+    result = await session.run_code(
+        "import io\nfrom PIL import features\nout = io.StringIO()\n"
+        "features.pilinfo(out, supported_formats=False)\nprint(out.getvalue())",
+        timeout_s=120,
+    )
+    assert result.return_code == 0, result.stderr
+    assert f"Pillow {PIL.__version__}" in result.stdout
+    assert "Binary Pillow modules loaded from /usr/lib/python311.zip/PIL" in result.stdout
+    assert "--- JPEG support ok" in result.stdout
+    assert "*** LITTLECMS2 support not installed" in result.stdout
+
+
 CODE_PAGES = """
 from lxml import etree, html
 from bs4 import BeautifulSoup
