@@ -18,7 +18,7 @@ from importlib.machinery import BuiltinImporter, ModuleSpec
 from types import ModuleType
 
 # what CPython's EXT_SUFFIX for wasm32-wasi is: ".cpython-311-wasm32-wasi.so"
-_SUFFIX = f".{sys.implementation.cache_tag}-{sys.implementation._multiarch}.so"  # type: ignore[attr-defined]
+_SUFFIX = f".{sys.implementation.cache_tag}-{sys.implementation._multiarch}.so"
 
 
 class BuiltinSubmoduleFinder:
