@@ -385,8 +385,9 @@ step_reactor() {
 # The guest's read-only root, preopened as its `/` (runtime/cove/_artifact.py): the stdlib zip,
 # DejaVu's fonts and their licence where Debian puts them (Pillow's ImageFont.truetype finds
 # "DejaVuSans.ttf" under /usr/share/fonts, as on a Debian machine with fonts-dejavu-core), and
-# the empty directories the session's /workspace and /tmp stand over. Only files and
-# directories, every time fixed: the interpreter stats some while initialising.
+# the empty directories the session's /workspace and /tmp stand over, and what the recipes
+# stage for it. Only files and directories, every time fixed: the interpreter stats some while
+# initialising.
 assemble_root() {
     local root=$BUILD/root fonts=$SRC/fonts-root/usr/share
     rm -rf "$root"
@@ -395,6 +396,18 @@ assemble_root() {
     cp "$BUILD/stdlib/python311.zip" "$root/usr/lib/"
     cp "$fonts"/fonts/truetype/dejavu/*.ttf "$root/usr/share/fonts/truetype/dejavu/"
     cp "$fonts/doc/fonts-dejavu-core/copyright" "$root/usr/share/doc/fonts-dejavu-core/"
+    # What the recipes move out of the zip ([stage] root: data a package opens by path;
+    # cross/stage.py), never over a file the tree has already.
+    local staged=$BUILD/cross/stage/root f
+    if [[ -d $staged ]]; then
+        while IFS= read -r -d '' f; do
+            if [[ -e $root/$f ]]; then
+                echo "assemble_root: the recipes stage ${f#./}, which the guest's root has already" >&2
+                return 1
+            fi
+        done < <(cd "$staged" && find . -type f -print0)
+        cp -R "$staged/." "$root/"
+    fi
     chmod -R u=rwX,go=rX "$root"
     find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 }

@@ -50,6 +50,7 @@ class Recipe:
     stub: str | None  # provides: a file of files/ that stands in for the package at build time
     pxd: bool  # provides: its .pxd files on Cython's include path
     keep: tuple[str, ...]  # staged although under an excluded directory (tests/)
+    root: tuple[tuple[str, str], ...]  # (site directory, place in the guest's root): cross/stage.py
     test_imports: tuple[str, ...]
     suite: str | None  # a script of files/ that runs the package's own tests (cross/suite.py)
     suite_files: tuple[str, ...]  # what of the unpacked sdist it needs (glob patterns)
@@ -96,6 +97,26 @@ def _no_more(table: dict[str, Any], where: str) -> None:
         raise RecipeError(f"{where}: unknown field(s) {sorted(table)}")
 
 
+# The guest's root holds these already (build.sh assemble_root; the session's own directories).
+_ROOT_TAKEN = ("usr/lib", "workspace", "tmp")
+
+
+def _check_root(recipe: Recipe, source: str, place: str, where: str) -> None:
+    """A directory of the package that goes to the guest's read-only root, not into the zip:
+    inside one of its import names, to a relative place that is none of the root's own."""
+    for value in (source, place):
+        if (
+            not isinstance(value, str)
+            or value.startswith("/")
+            or {"", ".", ".."} & set(value.split("/"))
+        ):
+            raise RecipeError(f"{where}: {value!r} is not a plain relative path")
+    if source.split("/")[0] not in recipe.import_names or "/" not in source:
+        raise RecipeError(f"{where}: {source!r} is not a directory inside {recipe.import_names}")
+    if any(place == t or place.startswith(t + "/") for t in _ROOT_TAKEN):
+        raise RecipeError(f"{where}: {place!r} is the guest's own (usr/lib, workspace, tmp)")
+
+
 def load(directory: pathlib.Path) -> Recipe:
     path = directory / "recipe.toml"
     try:
@@ -136,6 +157,7 @@ def load(directory: pathlib.Path) -> Recipe:
         stub=_take(provides, "stub", str, f"{path} [provides]", None),
         pxd=_take(provides, "pxd", bool, f"{path} [provides]", False),
         keep=_take(stage, "keep", tuple, f"{path} [stage]", ()),
+        root=tuple(sorted(_take(stage, "root", dict, f"{path} [stage]", {}).items())),
         test_imports=_take(test, "imports", tuple, f"{path} [test]", () if debian else _REQUIRED),
         suite=_take(test, "suite", str, f"{path} [test]", None),
         suite_files=_take(test, "suite-files", tuple, f"{path} [test]", ()),
@@ -164,6 +186,8 @@ def load(directory: pathlib.Path) -> Recipe:
             raise RecipeError(f"{path}: a C library has no import-names, stub, pxd or [test]")
     elif recipe.backend in LIBRARY_BACKENDS:
         raise RecipeError(f"{path} [build]: {recipe.backend} builds C libraries ([source] debian)")
+    for source, place in recipe.root:
+        _check_root(recipe, source, place, f"{path} [stage] root")
     if (recipe.suite_files or recipe.suite_packages) and not recipe.suite:
         raise RecipeError(f"{path} [test]: suite-files and suite-packages need a `suite`")
     for rel in (

@@ -5,15 +5,19 @@ Per recipe, `stage/<name>/`:
     site/                   its installed Python tree, without tests, headers, Cython and C
                             sources, stubs and the extension modules' archives; and a dist-info
                             whose METADATA is the sdist's PKG-INFO, with its licence files
+    root/                   the directories its [stage] root moves out of the zip, at their
+                            places in the guest's read-only root (data its code opens by path)
     modules.tsv, link.txt   from collect.py
 
 per C library, `stage/<name>/library.json` (version, Debian source, .dsc sha256, licence);
 
-and, over every recipe (`combine`), `stage/` itself: `site/`, `modules.tsv` (sorted by dotted
-name), `link.txt` (in recipe order, each line once), `built.json` (name: version, sdist sha256,
-licence, for make_packages.py and the manifest), `libraries.json` (the C libraries linked in,
-for the manifest) and `inputs.sha256` (every pinned input of these builds besides the Debian
-sources of sources.sha256: sdists, the C libraries' .dsc files and build tools).
+and, over every recipe (`combine`), `stage/` itself: `site/`, `root/` (build.sh's snapshot
+step adds it to the guest's root tree, refusing a file the tree has already), `modules.tsv`
+(sorted by dotted name), `link.txt` (in recipe order, each line once), `built.json` (name:
+version, sdist sha256, licence, for make_packages.py and the manifest), `libraries.json` (the
+C libraries linked in, for the manifest) and `inputs.sha256` (every pinned input of these
+builds besides the Debian sources of sources.sha256: sdists, the C libraries' .dsc files and
+build tools).
 """
 
 from __future__ import annotations
@@ -58,8 +62,12 @@ def recipe(tc: Toolchain, r: Recipe, src: pathlib.Path, site: pathlib.Path) -> N
         for path in sorted((site / top).rglob("*")):
             rel = pathlib.PurePosixPath(path.relative_to(site).as_posix())
             if path.is_file() and (_staged(rel) or str(rel) in r.keep):
-                (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(path, dest / rel)
+                target = out / "root" / moved if (moved := _in_root(r, rel)) else dest / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, target)
+    for source, _ in r.root:
+        if not (site / source).is_dir():
+            raise SystemExit(f"{r.name}: [stage] root names {source}, not a directory it installs")
     for kept in r.keep:
         # a kept file's package directories need an __init__.py to be found in a zip
         parent = (dest / kept).parent
@@ -80,6 +88,14 @@ def recipe(tc: Toolchain, r: Recipe, src: pathlib.Path, site: pathlib.Path) -> N
         shutil.copyfile(src / name, info / pathlib.Path(name).name)
     for name in ("modules.tsv", "link.txt"):
         shutil.copyfile(tc.out_dir(r) / name, out / name)
+
+
+def _in_root(r: Recipe, rel: pathlib.PurePosixPath) -> pathlib.PurePosixPath | None:
+    """Where a file of the package goes in the guest's root ([stage] root), or None (the zip)."""
+    for source, place in r.root:
+        if rel.is_relative_to(source):
+            return pathlib.PurePosixPath(place) / rel.relative_to(source)
+    return None
 
 
 def library(tc: Toolchain, r: Recipe, src: pathlib.Path) -> None:
@@ -111,9 +127,10 @@ def kept(r: Recipe) -> list[str]:
 
 def combine(tc: Toolchain, recipes: list[Recipe]) -> None:
     stage = tc.work / "stage"
-    site = stage / "site"
-    shutil.rmtree(site, ignore_errors=True)
-    site.mkdir(parents=True)
+    site, root = stage / "site", stage / "root"
+    for combined in (site, root):
+        shutil.rmtree(combined, ignore_errors=True)
+        combined.mkdir(parents=True)
     rows: list[str] = []
     links: list[str] = []
     built, libraries = {}, {}
@@ -130,6 +147,17 @@ def combine(tc: Toolchain, recipes: list[Recipe]) -> None:
         if not (stage / r.name / "link.txt").is_file():
             raise SystemExit(f"cross: {r.name} is not staged: `python3.11 -m cross build {r.name}`")
         shutil.copytree(stage / r.name / "site", site, dirs_exist_ok=True)
+        theirs = stage / r.name / "root"
+        for path in sorted(theirs.rglob("*")) if theirs.is_dir() else []:
+            if path.is_file():
+                target = root / path.relative_to(theirs)
+                if target.exists():
+                    raise SystemExit(
+                        f"cross: {r.name} stages {target.relative_to(root)} into "
+                        "the guest's root, as another recipe does"
+                    )
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, target)
         rows += (stage / r.name / "modules.tsv").read_text().splitlines()
         for line in (stage / r.name / "link.txt").read_text().splitlines():
             if line not in links:

@@ -17,7 +17,8 @@ import pytest
 from tests.support.recipes import PYTHON_WASM, RECIPES, versions
 
 from cross import collect, methdefs, stage  # isort: skip  (on sys.path through tests.support)
-from cross.recipe import RecipeError, load, load_all  # isort: skip
+from cross.recipe import Recipe, RecipeError, load, load_all  # isort: skip
+from cross.toolchain import Toolchain  # isort: skip
 
 ROOT = PYTHON_WASM.parent
 
@@ -164,6 +165,17 @@ def test_build_sh_takes_its_versions_from_versions_toml() -> None:
         ({"append": 'suite = "nothere.py"\n'}, "files/nothere.py does not exist"),
         ({"append": 'suite-files = "tests"\n'}, "`suite-files` must be a list of strings"),
         ({"append": 'suite-packages = ["pytest"]\n'}, "need a `suite`"),
+        ({"append": '\n[stage]\nroot = {"demo/data" = "usr/lib/data"}\n'}, "the guest's own"),
+        ({"append": '\n[stage]\nroot = {"demo/data" = "tmp"}\n'}, "the guest's own"),
+        (
+            {"append": '\n[stage]\nroot = {"other/data" = "usr/share/d"}\n'},
+            "not a directory inside",
+        ),
+        ({"append": '\n[stage]\nroot = {"demo" = "usr/share/d"}\n'}, "not a directory inside"),
+        ({"append": '\n[stage]\nroot = {"demo/../x" = "usr/share/d"}\n'}, "plain relative path"),
+        ({"append": '\n[stage]\nroot = {"demo/data" = "/usr/share/d"}\n'}, "plain relative path"),
+        ({"append": '\n[stage]\nroot = {"demo/data" = 3}\n'}, "plain relative path"),
+        ({"append": '\n[stage]\nroot = ["demo/data"]\n'}, "`root` must be a dict"),
         ({"append": 'suite-files = ["tests"]\n'}, "need a `suite`"),
     ],
 )
@@ -304,3 +316,46 @@ def test_a_suites_test_tools_are_copied_from_the_venv_and_must_be_pure_python() 
         suite._package("msgspec")
     with pytest.raises(SystemExit, match="not installed"):
         suite._package("no_such_tool_here")
+
+
+def _staged_demo(work: pathlib.Path, name: str, root: str) -> Recipe:
+    """A built package as the install step leaves it, and its recipe, for stage.recipe."""
+    directory = _write(work / "recipes", name, append=f"\n[stage]\nroot = {root}\n")
+    r = load(directory)
+    site, src = work / f"site-{name}", work / f"src-{name}"
+    for rel in (f"{name}/__init__.py", f"{name}/data/a.txt", f"{name}/data/fonts/b.ttf"):
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(rel)
+    src.mkdir()
+    (src / "PKG-INFO").write_text(f"Name: {name}\n")
+    (src / "LICENSE").write_text("MIT")
+    out = work / f"out-{name}"
+    out.mkdir()
+    (out / "modules.tsv").write_text("")
+    (out / "link.txt").write_text("")
+    stage.recipe(Toolchain(work, work), r, src, site)
+    return r
+
+
+def test_a_recipes_stage_root_moves_a_directory_from_the_zip_to_the_guests_root(
+    tmp_path: pathlib.Path,
+) -> None:
+    # matplotlib's mpl-data, for one: FreeType and the package's Python open its files by path
+    r = _staged_demo(tmp_path, "demo", '{"demo/data" = "usr/share/demo"}')
+    assert r.root == (("demo/data", "usr/share/demo"),)
+    stage.combine(Toolchain(tmp_path, tmp_path), [r])
+    combined = tmp_path / "stage"
+    assert sorted(
+        p.relative_to(combined / "root").as_posix()
+        for p in (combined / "root").rglob("*")
+        if p.is_file()
+    ) == ["usr/share/demo/a.txt", "usr/share/demo/fonts/b.ttf"]
+    assert (combined / "site" / "demo" / "__init__.py").is_file()
+    assert not (combined / "site" / "demo" / "data").exists()
+    # two recipes may not put the same file in the root
+    other = _staged_demo(tmp_path, "other", '{"other/data" = "usr/share/demo"}')
+    with pytest.raises(SystemExit, match="as another recipe does"):
+        stage.combine(Toolchain(tmp_path, tmp_path), [r, other])
+    # and a directory the package does not install is a mistake, not an empty stage
+    with pytest.raises(SystemExit, match="not a directory it installs"):
+        _staged_demo(tmp_path / "x", "demo", '{"demo/nothere" = "usr/share/demo"}')
