@@ -192,7 +192,7 @@ class Guest:
             store.set_fuel(budget)
         if deadline is None:
             deadline = time.monotonic() + timeout_s
-        previous = enter_call(host, deadline, self.engine.consume_fuel)
+        previous = enter_call(host, deadline, self.engine.consume_fuel, self._deadline.expire)
         self.engine.call_started()
         try:
             return self._run(payload, budget, bytes_left, files_left, max_response_bytes)

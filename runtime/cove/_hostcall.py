@@ -57,6 +57,8 @@ class _HostState(threading.local):
     reply: bytes | None = None
     deadline: float = 0.0  # time.monotonic() at which the current call's time is up
     metered: bool = False  # the calling store consumes fuel
+    # Brings the calling store's epoch deadline forward to now (its Guest's deadline stage).
+    expire: Callable[[wasmtime.Store], None] | None = None
 
 
 _host = _HostState()
@@ -77,13 +79,14 @@ def _caller_store(caller: wasmtime.Caller) -> wasmtime.Store:
 
 def _host_call(caller: wasmtime.Caller, ptr: int, length: int) -> int:
     # An exception escaping a host callback would unwind through wasm: everything is caught.
-    # Past the call's deadline nothing is done: the guest's next epoch check ends the call.
+    # Past the call's deadline nothing is done, and the guest's next epoch check ends the call
+    # (`_past_deadline`).
     _host.reply = None
     handler = _host.handler
     if handler is None or not 0 <= length <= protocol.MAX_HOST_REQUEST_BYTES:
         return -1
     if time.monotonic() >= _host.deadline:
-        return -1
+        return _past_deadline(caller)
     try:
         memory = _memory(caller)
         start = ptr & 0xFFFFFFFF
@@ -105,10 +108,27 @@ def _host_call(caller: wasmtime.Caller, ptr: int, length: int) -> int:
             wasmtime.Store.set_fuel(store, max(0, fuel_left - call.fuel_spent))
     except Exception:
         return -1
-    if len(reply) > protocol.MAX_HOST_REPLY_BYTES or time.monotonic() >= _host.deadline:
+    if time.monotonic() >= _host.deadline:
+        return _past_deadline(caller)
+    if len(reply) > protocol.MAX_HOST_REPLY_BYTES:
         return -1
     _host.reply = reply
     return len(reply)
+
+
+def _past_deadline(caller: wasmtime.Caller) -> int:
+    """The call's time ran out on the host's clock (a nested python ran to the deadline, say):
+    the calling store's epoch deadline is brought forward to now, so that its next epoch check
+    interrupts the call as the deadline would, rather than when the epoch ticker, which lags the
+    clock on a loaded machine, gets there (until then the code ran on, saw the refusal as an
+    OSError, and could finish as an ordinary call). Returns the refusal."""
+    expire = _host.expire
+    if expire is not None:
+        try:
+            expire(_caller_store(caller))
+        except Exception:
+            pass  # the ticker still gets there
+    return -1
 
 
 def _quota_refresher(caller: wasmtime.Caller) -> Callable[[int, int], int] | None:
@@ -132,20 +152,31 @@ def _host_reply(caller: wasmtime.Caller, ptr: int) -> None:
             return
 
 
-_CallState = tuple[HostHandler | None, float, bool]
+_CallState = tuple[HostHandler | None, float, bool, Callable[[wasmtime.Store], None] | None]
 
 
-def enter_call(handler: HostHandler | None, deadline: float, metered: bool) -> _CallState:
+def enter_call(
+    handler: HostHandler | None,
+    deadline: float,
+    metered: bool,
+    expire: Callable[[wasmtime.Store], None] | None = None,
+) -> _CallState:
     """Route this thread's guest host calls to `handler` until `deadline` (monotonic seconds);
-    returns the previous routing, for `leave_call` (calls nest: the shell's python)."""
-    previous = (_host.handler, _host.deadline, _host.metered)
-    _host.handler, _host.deadline, _host.metered = handler, deadline, metered
+    returns the previous routing, for `leave_call` (calls nest: the shell's python). `expire`
+    brings the calling store's epoch deadline forward to now (`_past_deadline`)."""
+    previous = (_host.handler, _host.deadline, _host.metered, _host.expire)
+    _host.handler, _host.deadline, _host.metered, _host.expire = (
+        handler,
+        deadline,
+        metered,
+        expire,
+    )
     return previous
 
 
 def leave_call(previous: _CallState) -> None:
     """Restore the routing `enter_call` replaced, and drop any reply the guest never took."""
-    _host.handler, _host.deadline, _host.metered = previous
+    _host.handler, _host.deadline, _host.metered, _host.expire = previous
     _host.reply = None
 
 

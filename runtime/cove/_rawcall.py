@@ -155,6 +155,10 @@ class HardDeadline:
     def arm(self, *, soft: bool) -> None:
         """Nothing to arm: the deadline traps."""
 
+    def expire(self, store: wasmtime.Store) -> None:
+        """The call's time is up on the host's clock: its next epoch check traps."""
+        wasmtime.Store.set_epoch_deadline(store, 0)  # a Caller too (its context)
+
     def close(self) -> None:
         """Nothing registered."""
 
@@ -196,6 +200,13 @@ class SoftDeadline:
         self.soft_pending = soft
         self.soft_fired = False
         self.hard_fired = False
+
+    def expire(self, store: wasmtime.Store) -> None:
+        """The call's time is up on the host's clock (`_hostcall._past_deadline`): the next
+        epoch check interrupts the call (or ends it, when not armed soft), unless the interrupt
+        came already: then its grace period runs on, as it would."""
+        if not self.soft_fired:
+            wasmtime.Store.set_epoch_deadline(store, 0)  # a Caller too (its context)
 
     def soft_due(self, ctx: Any) -> bool:
         """The deadline passed (wasmtime's callback, guest paused): True if the guest was

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import time
 
 import anyio
 import msgspec
@@ -263,6 +264,55 @@ def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache
         )
         assert b"could not take the reply" in (outcome.response or b"")
         assert _hostcall._host.reply is None  # pyright: ignore[reportPrivateUsage]
+        guest.close()
+    finally:
+        anyio.run(pool.aclose)
+
+
+def test_a_host_call_past_the_deadline_interrupts_the_call_though_the_epoch_lags(
+    tmp_path: pathlib.Path, cache_dir: str
+) -> None:
+    # A nested python that runs to the deadline returns to its caller after it: the host refuses
+    # the reply, and the caller must be interrupted then, not when the epoch ticker (which lags
+    # the clock on a loaded machine; here it ticks once a second) reaches the store's deadline,
+    # or the caller's code runs on past the deadline and the call ends as an ordinary one.
+    async def open_engine() -> cove.Pool:
+        pool = cove.Pool(cove.PoolSettings(cache_dir=cache_dir, epoch_tick_s=1.0))
+        await pool.open()
+        return pool
+
+    pool = anyio.run(open_engine)
+    try:
+        guest = Guest(pool.engine, tmp_path, tmp=tmp_path, memory_bytes=256 << 20)
+        code = (
+            "import _cove, time\n"
+            "try:\n"
+            '    _cove.host_call(b\'{"op": "echo", "data": "x"}\')\n'
+            "except OSError as e:\n"
+            "    print('refused:', e)\n"
+            "t = time.monotonic()\n"
+            "while time.monotonic() - t < 0.2:\n"
+            "    pass\n"
+            "print('ran on past the deadline')\n"
+        )
+
+        def slow_echo(call: _hostcall.HostCall) -> bytes:
+            time.sleep(max(0.0, call.deadline - time.monotonic()) + 0.1)  # past the deadline
+            return b'{"ok": true, "echo": "x"}'
+
+        outcome = guest.call(
+            json.dumps({"op": "exec", "code": code, "max_output_bytes": 1 << 20}).encode(),
+            timeout_s=0.3,
+            fuel=None,
+            bytes_left=1 << 20,
+            files_left=100,
+            max_response_bytes=1 << 24,
+            host=slow_echo,
+        )
+        assert outcome.interrupted, outcome
+        response = outcome.response or b""
+        assert b"TimeLimitExceeded" in response
+        assert b"ran on past the deadline" not in response
         guest.close()
     finally:
         anyio.run(pool.aclose)
