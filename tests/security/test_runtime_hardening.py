@@ -14,7 +14,7 @@ import pytest
 
 import cove
 from cove import _hostcall, _protocol, tools
-from cove._guest import Guest
+from cove._guest import Guest, GuestOutcome
 from cove._workspace import Workspace
 
 pytestmark = pytest.mark.anyio
@@ -226,47 +226,64 @@ async def test_host_calls_do_not_outlive_the_deadline(session: cove.Session) -> 
     assert result.execution_time_ms < 15_000
 
 
-def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache_dir: str) -> None:
+def _call_with_host(
+    tmp_path: pathlib.Path,
+    settings: cove.PoolSettings,
+    code: str,
+    host: _hostcall.HostHandler,
+    *,
+    timeout_s: float,
+    memory_bytes: int,
+) -> GuestOutcome:
+    """One call of `code` in a bare interpreter (no session) whose host calls `host` answers."""
+
     async def open_engine() -> cove.Pool:
-        pool = cove.Pool(cove.PoolSettings(cache_dir=cache_dir))
+        pool = cove.Pool(settings)
         await pool.open()
         return pool
 
     pool = anyio.run(open_engine)
     try:
-        guest = Guest(pool.engine, tmp_path, tmp=tmp_path, memory_bytes=64 << 20)
-        code = (
-            "import _cove, json\n"
-            "req = json.dumps({'op': 'echo', 'data': 'x' * (4 << 20)}).encode()\n"
-            "fill = []\n"
-            "try:\n"
-            "    while True:\n"
-            "        fill.append(bytearray(1 << 20))\n"
-            "except MemoryError:\n"
-            "    fill.pop()\n"
-            "try:\n"
-            "    _cove.host_call(req)\n"
-            "except MemoryError:\n"
-            "    print('could not take the reply')\n"
-        )
-
-        def echo(call: _hostcall.HostCall) -> bytes:
-            return b'{"ok": true, "echo": ' + call.request[len(b'{"op": "echo", "data": ') :]
-
-        outcome = guest.call(
-            json.dumps({"op": "exec", "code": code, "max_output_bytes": 1 << 20}).encode(),
-            timeout_s=10,
-            fuel=None,
-            bytes_left=1 << 20,
-            files_left=100,
-            max_response_bytes=1 << 24,
-            host=echo,
-        )
-        assert b"could not take the reply" in (outcome.response or b"")
-        assert _hostcall._host.reply is None  # pyright: ignore[reportPrivateUsage]
-        guest.close()
+        guest = Guest(pool.engine, tmp_path, tmp=tmp_path, memory_bytes=memory_bytes)
+        try:
+            return guest.call(
+                json.dumps({"op": "exec", "code": code, "max_output_bytes": 1 << 20}).encode(),
+                timeout_s=timeout_s,
+                fuel=None,
+                bytes_left=1 << 20,
+                files_left=100,
+                max_response_bytes=1 << 24,
+                host=host,
+            )
+        finally:
+            guest.close()
     finally:
         anyio.run(pool.aclose)
+
+
+def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache_dir: str) -> None:
+    code = (
+        "import _cove, json\n"
+        "req = json.dumps({'op': 'echo', 'data': 'x' * (4 << 20)}).encode()\n"
+        "fill = []\n"
+        "try:\n"
+        "    while True:\n"
+        "        fill.append(bytearray(1 << 20))\n"
+        "except MemoryError:\n"
+        "    fill.pop()\n"
+        "try:\n"
+        "    _cove.host_call(req)\n"
+        "except MemoryError:\n"
+        "    print('could not take the reply')\n"
+    )
+
+    def echo(call: _hostcall.HostCall) -> bytes:
+        return b'{"ok": true, "echo": ' + call.request[len(b'{"op": "echo", "data": ') :]
+
+    settings = cove.PoolSettings(cache_dir=cache_dir)
+    outcome = _call_with_host(tmp_path, settings, code, echo, timeout_s=10, memory_bytes=64 << 20)
+    assert b"could not take the reply" in (outcome.response or b"")
+    assert _hostcall._host.reply is None  # pyright: ignore[reportPrivateUsage]
 
 
 def test_a_host_call_past_the_deadline_interrupts_the_call_though_the_epoch_lags(
@@ -276,46 +293,30 @@ def test_a_host_call_past_the_deadline_interrupts_the_call_though_the_epoch_lags
     # the reply, and the caller must be interrupted then, not when the epoch ticker (which lags
     # the clock on a loaded machine; here it ticks once a second) reaches the store's deadline,
     # or the caller's code runs on past the deadline and the call ends as an ordinary one.
-    async def open_engine() -> cove.Pool:
-        pool = cove.Pool(cove.PoolSettings(cache_dir=cache_dir, epoch_tick_s=1.0))
-        await pool.open()
-        return pool
+    code = (
+        "import _cove, time\n"
+        "try:\n"
+        '    _cove.host_call(b\'{"op": "echo", "data": "x"}\')\n'
+        "except OSError as e:\n"
+        "    print('refused:', e)\n"
+        "t = time.monotonic()\n"
+        "while time.monotonic() - t < 0.2:\n"
+        "    pass\n"
+        "print('ran on past the deadline')\n"
+    )
 
-    pool = anyio.run(open_engine)
-    try:
-        guest = Guest(pool.engine, tmp_path, tmp=tmp_path, memory_bytes=256 << 20)
-        code = (
-            "import _cove, time\n"
-            "try:\n"
-            '    _cove.host_call(b\'{"op": "echo", "data": "x"}\')\n'
-            "except OSError as e:\n"
-            "    print('refused:', e)\n"
-            "t = time.monotonic()\n"
-            "while time.monotonic() - t < 0.2:\n"
-            "    pass\n"
-            "print('ran on past the deadline')\n"
-        )
+    def slow_echo(call: _hostcall.HostCall) -> bytes:
+        time.sleep(max(0.0, call.deadline - time.monotonic()) + 0.1)  # past the deadline
+        return b'{"ok": true, "echo": "x"}'
 
-        def slow_echo(call: _hostcall.HostCall) -> bytes:
-            time.sleep(max(0.0, call.deadline - time.monotonic()) + 0.1)  # past the deadline
-            return b'{"ok": true, "echo": "x"}'
-
-        outcome = guest.call(
-            json.dumps({"op": "exec", "code": code, "max_output_bytes": 1 << 20}).encode(),
-            timeout_s=0.3,
-            fuel=None,
-            bytes_left=1 << 20,
-            files_left=100,
-            max_response_bytes=1 << 24,
-            host=slow_echo,
-        )
-        assert outcome.interrupted, outcome
-        response = outcome.response or b""
-        assert b"TimeLimitExceeded" in response
-        assert b"ran on past the deadline" not in response
-        guest.close()
-    finally:
-        anyio.run(pool.aclose)
+    settings = cove.PoolSettings(cache_dir=cache_dir, epoch_tick_s=1.0)
+    outcome = _call_with_host(
+        tmp_path, settings, code, slow_echo, timeout_s=0.3, memory_bytes=256 << 20
+    )
+    assert outcome.interrupted, outcome
+    response = outcome.response or b""
+    assert b"TimeLimitExceeded" in response
+    assert b"ran on past the deadline" not in response
 
 
 async def test_nested_python_shares_the_session_memory_limit(
