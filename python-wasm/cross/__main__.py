@@ -101,6 +101,7 @@ def main() -> None:
         tc.prepare()
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.touch()
+    tc.tools()
     tc.copy_recipes()
     steps.build(tc, chosen, recipes, tuple(args.step) if args.step else None)
     # The interpreter takes every recipe: the stage is always all of them.

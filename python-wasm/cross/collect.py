@@ -26,15 +26,27 @@ import shutil
 class Module:
     dotted: str
     so: pathlib.Path
+    # the name wasi-cc compiled the init symbol from (the module's path in the build tree),
+    # when it is not the dotted name (matplotlib builds matplotlib._path as src/_path)
+    built_as: str = ""
 
     @classmethod
     def at(cls, so: pathlib.Path, build: pathlib.Path) -> Module:
-        stem = so.relative_to(build).as_posix().split(".cpython-")[0].split(".")[0]
-        return cls(stem.replace("/", "."), so)
+        return cls(_dotted(so.relative_to(build)), so)
+
+    @classmethod
+    def installed(cls, so: pathlib.Path, build: pathlib.Path, site_path: str) -> Module:
+        """A module built at `so` and installed at `site_path` (relative to site-packages)."""
+        built, dotted = _dotted(so.relative_to(build)), _dotted(pathlib.PurePosixPath(site_path))
+        return cls(dotted, so, "" if built == dotted else built)
 
     @property
     def init(self) -> str:
-        return "PyInit_" + self.dotted.replace(".", "_")
+        return "PyInit_" + (self.built_as or self.dotted).replace(".", "_")
+
+
+def _dotted(path: pathlib.PurePath) -> str:
+    return path.as_posix().split(".cpython-")[0].split(".")[0].replace("/", ".")
 
 
 def _resolved(items: list[str], build: pathlib.Path, work: pathlib.Path) -> list[str]:

@@ -66,7 +66,8 @@ def install(tc: Toolchain, recipe: Recipe) -> None:
 
 def modules(tc: Toolchain, recipe: Recipe) -> list[Module]:
     """Every extension module ("shared module" target): wasi-cc made an archive at its .so path
-    and <so>.link beside it."""
+    and <so>.link beside it. Its dotted name is where it is installed (matplotlib builds its
+    modules in src/ and installs them in matplotlib/)."""
     targets = json.loads(
         subprocess.check_output(
             [
@@ -81,5 +82,9 @@ def modules(tc: Toolchain, recipe: Recipe) -> list[Module]:
     found = []
     for t in targets:
         if t["type"] == "shared module":
-            found.append(Module.at(pathlib.Path(t["filename"][0]), tc.build_dir(recipe)))
+            so, installed = pathlib.Path(t["filename"][0]), t["install_filename"][0]
+            if "-packages/" not in installed:
+                raise SystemExit(f"{recipe.name}: {so.name} is not installed as a package's module")
+            site_path = installed.split("-packages/", 1)[1]
+            found.append(Module.installed(so, tc.build_dir(recipe), site_path))
     return found

@@ -59,7 +59,9 @@ def recipe(tc: Toolchain, r: Recipe, src: pathlib.Path, site: pathlib.Path) -> N
     shutil.rmtree(out, ignore_errors=True)
     dest = out / "site"
     for top in r.import_names:
-        for path in sorted((site / top).rglob("*")):
+        # a package, or a top-level module (matplotlib's pylab.py)
+        tree = sorted((site / top).rglob("*")) if (site / top).is_dir() else [site / f"{top}.py"]
+        for path in tree:
             rel = pathlib.PurePosixPath(path.relative_to(site).as_posix())
             if path.is_file() and (_staged(rel) or str(rel) in r.keep):
                 target = out / "root" / moved if (moved := _in_root(r, rel)) else dest / rel

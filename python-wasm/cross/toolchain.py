@@ -199,12 +199,11 @@ class Toolchain:
     # -- the steps every recipe needs first ---------------------------------------------------
 
     def prepare(self) -> None:
-        """The sysroot with the C++ runtime and setjmp, the cross CPython's headers, the build
-        tools and the compiler wrappers."""
+        """The sysroot with the C++ runtime and setjmp, the cross CPython's headers and the
+        compiler wrappers (once: a stamp in W/stamps)."""
         self._sysroot()
         self._cpy()
         self._zlib()
-        self._hostvenv()
         self.bin.mkdir(parents=True, exist_ok=True)
         for name in ("wasi-cc", "wasi-c++"):
             shutil.copyfile(HERE / "wasi-cc", self.bin / name)
@@ -459,6 +458,22 @@ class Toolchain:
             *[self.downloads / n for n in sorted(pins)],
         )
         stamp.write_text(listed)
+
+    def tools(self) -> None:
+        """The build tools' venv, made anew when their pins change (every run checks)."""
+        self._hostvenv()
+        self._pybind11()
+
+    def _pybind11(self) -> None:
+        """pybind11's headers (a build tool: headers only) as meson's `dependency('pybind11')`
+        finds them: a pkg-config file in W/pc, next to the cross CPython's."""
+        include = next((self.venv / "lib").glob("python3.*/site-packages/pybind11/include"))
+        version = next((self.venv / "lib").glob("python3.*/site-packages/pybind11-*.dist-info"))
+        (self.work / "pc" / "pybind11.pc").write_text(
+            f"Name: pybind11\nDescription: pybind11's headers (the build tools' venv)\n"
+            f"Version: {version.name.split('-')[1].removesuffix('.dist-info')}\n"
+            f"Cflags: -I{include}\n"
+        )
 
     def write_wrappers(self, recipe: Recipe, requires: list[Recipe]) -> pathlib.Path:
         """The target "python" and "cython" a recipe's build runs, and its meson cross file."""

@@ -30,8 +30,22 @@ def test_the_table_registers_every_module_by_its_dotted_name(tmp_path: pathlib.P
     )
     table = _check_link().inittab(tsv)
     assert "extern PyObject *PyInit_pandas__libs_lib(void);" in table
-    assert '{"numpy._core._multiarray_umath", PyInit_numpy__core__multiarray_umath},' in table
+    assert (
+        '{"numpy._core._multiarray_umath", cove_init_PyInit_numpy__core__multiarray_umath},'
+        in table
+    )
     assert table.endswith("    {NULL, NULL},\n};\n")
+
+
+def test_each_module_is_initialised_with_its_package_context(tmp_path: pathlib.Path) -> None:
+    # a single-phase module created as "_path" gets the dotted name, as a shared library would
+    tsv = tmp_path / "modules.tsv"
+    tsv.write_text("matplotlib._path\tPyInit_src__path\t/a.a\n")
+    table = _check_link().inittab(tsv)
+    wrapper = table.split("static PyObject *cove_init_PyInit_src__path(void)")[1].split("}")[0]
+    assert '_Py_PackageContext = "matplotlib._path";' in wrapper
+    assert "PyObject *module = PyInit_src__path();" in wrapper
+    assert wrapper.index("PyInit_src__path()") < wrapper.index("_Py_PackageContext = saved;")
 
 
 def test_a_module_listed_twice_fails_the_build(tmp_path: pathlib.Path) -> None:
