@@ -27,7 +27,7 @@ from typing import Any
 
 from tests.support.servers import free_port, start_process, stop_server
 
-from . import images, inprocess, interpreter, lean, load, packages, scientific
+from . import charts, images, inprocess, interpreter, lean, load, packages, scientific
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results.json"
@@ -37,6 +37,7 @@ BENCHMARKS = (
     "pytest_benchmark",
     "packages",
     "scientific",
+    "charts",
     "images",
     "http",
 )
@@ -226,6 +227,12 @@ def main() -> None:
         print("scientific ...", file=sys.stderr)
         results["scientific"] = {
             **scientific.run(cache),
+            "run": run,
+        }
+    if "charts" in selected:
+        print("charts ...", file=sys.stderr)
+        results["charts"] = {
+            **charts.run(cache),
             "run": run,
         }
     if "images" in selected:

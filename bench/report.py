@@ -144,6 +144,8 @@ def render(r: dict[str, Any]) -> str:
         lines += _packages(r["packages"])
     if "scientific" in r:
         lines += _scientific(r["scientific"])
+    if "charts" in r:
+        lines += _charts(r["charts"])
     if "images" in r:
         lines += _images(r["images"])
     if "http" in r:
@@ -422,8 +424,9 @@ def _packages(pk: dict[str, Any]) -> list[str]:
         "takes inside the guest), against the same import in a fresh native CPython process of a",
         "venv holding the same pinned wheels, and lxml's and Pillow's PyPI wheels at the recipes'",
         "versions (`python -I`). `dateutil`, `pytz`, `zoneinfo`, `lxml.etree` and `PIL.Image` are",
-        "imported into the snapshot (with numpy and pandas), so a session finds them already there",
-        "(0 ms). The last row is one `zoneinfo.ZoneInfo(key)` lookup of a new zone (mean of four).",
+        "imported into the snapshot (with numpy, pandas and `matplotlib.pyplot`), so a session finds",
+        'them already there (0 ms); matplotlib and seaborn: "matplotlib and seaborn in the guest"',
+        "below. The last row is one `zoneinfo.ZoneInfo(key)` lookup of a new zone (mean of four).",
         "",
         "| import | guest ms | native ms |",
         "| --- | --- | --- |",
@@ -443,7 +446,7 @@ def _packages(pk: dict[str, Any]) -> list[str]:
         f"{sz['stdlib_zip_bytes'] / mb:.1f} MB | {sz['stdlib_zip_xz_bytes'] / mb:.1f} MB |",
         *(
             [
-                f"| the rest of `root/` (fonts, their licence) | | {sz['root_other_bytes'] / mb:.1f} MB | "
+                f"| the rest of `root/` (fonts, matplotlib's mpl-data, licences) | | {sz['root_other_bytes'] / mb:.1f} MB | "
                 f"{sz['root_other_xz_bytes'] / mb:.1f} MB |"
             ]
             if "root_other_bytes" in sz
@@ -674,6 +677,82 @@ def _scientific(sc: dict[str, Any]) -> list[str]:
         f"| of which `numpy/` | | {sz['numpy_in_zip_bytes'] / mb:.1f} |",
         f"| of which `pandas/` | | {sz['pandas_in_zip_bytes'] / mb:.1f} |",
         f"| compiled module in the cache (`.cwasm`, no fuel metering) | | {sz['compiled_cache_bytes'] / mb:.1f} |",
+        "",
+    ]
+    return lines
+
+
+def _charts(ch: dict[str, Any]) -> list[str]:
+    g, n, meth, sz = ch["guest"], ch["native"], ch["method"], ch["sizes"]
+    mb = 1e6
+    pyplot_ms = g["import_ms"]["matplotlib.pyplot"]
+    create_ms = g["create_session"]["p50_ms"]
+    pss_mib = g["memory_chart"]["pss_kib"] / 1024
+    lines = [
+        "",
+        "## matplotlib and seaborn in the guest",
+        "",
+        f"`bench/charts.py`, one run{_stamp(ch)}; `python -m bench --only charts` runs it alone.",
+        f"Guest: matplotlib {g['versions'][0]} and seaborn {g['versions'][1]} (recipes/matplotlib,",
+        "`matplotlib.pyplot` imported into the snapshot); native: a fresh `python -I` process of",
+        f"the host venv with matplotlib {n['versions'][0]} and seaborn {n['versions'][1]} from the",
+        "PyPI wheels. Targets are the issue's.",
+        "",
+        f"Imports: the time `import` takes inside the interpreter, median over {meth['sessions']}",
+        f"new sessions / {meth['processes']} fresh processes.",
+        "",
+        "| | guest ms | native ms | target | |",
+        "| --- | --- | --- | --- | --- |",
+        f"| first `import matplotlib.pyplot` | {pyplot_ms:.3f} | "
+        f"{n['import_ms']['matplotlib.pyplot']:.0f} | ≤ 5 ms | {_verdict(pyplot_ms <= 5)} |",
+        f"| first `import seaborn` | {g['import_ms']['seaborn']:.1f} | "
+        f"{n['import_ms']['seaborn']:.0f} | | |",
+        f"| `create_session()` p50 | {_ms(create_ms)} | | ≤ 0.5 ms | {_verdict(create_ms <= 0.5)} |",
+        "",
+        "Charts: the same program in a session and in a native process, drawing the chart and",
+        "saving it as a PNG (into memory) inside `time.perf_counter`, repeated within the program,",
+        f"in {meth['chart_rounds']} rounds alternating guest and native; the best sample of each",
+        "side (medians in `bench/results.json`).",
+        "",
+        "| chart | samples per side | guest ms | native ms | guest / native | target | |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for key, label in (
+        ("line_1000_png", "a 1,000-point line chart, title, label, legend, to PNG"),
+        ("seaborn_heatmap_png", "a 10×10 seaborn heatmap with annotations, to PNG"),
+    ):
+        gk, nk, ratio = g["charts"][key], n["charts"][key], ch["chart_ratio"][key]
+        lines.append(
+            f"| {label} | {gk['samples']} | {_ms(gk['best_ms'])} | {_ms(nk['best_ms'])} | "
+            f"{ratio:.2f}× | ≤ 2× | {_verdict(ratio <= 2)} |"
+        )
+    gm, nm = g["memory_chart"], n["memory_chart"]
+    lines += [
+        "",
+        f"Memory: growth of this process's PSS per session, {meth['held_sessions']} sessions held",
+        "at once, each having drawn a 1,000-point line chart to PNG and closed it (one such",
+        "session run first, so that shared pages are counted before); native: a fresh process",
+        "that did the same (median of 3).",
+        "",
+        "| after a chart | guest | native | target | |",
+        "| --- | --- | --- | --- | --- |",
+        f"| PSS | {pss_mib:.1f} MiB | {nm['pss_kib'] / 1024:.1f} MiB | ≤ 32 MiB | "
+        f"{_verdict(pss_mib <= 32)} |",
+        f"| private | {gm['private_kib'] / 1024:.1f} MiB | {nm['private_kib'] / 1024:.1f} MiB | | |",
+        f"| the session's linear memory (peak) | {gm['guest_peak_memory_bytes'] / 2**20:.0f} MiB |"
+        " | | |",
+        "",
+        "Sizes (MB):",
+        "",
+        "| | committed (xz) | unpacked |",
+        "| --- | --- | --- |",
+        f"| `python.wasm` (the snapshot) | {sz['python_wasm_xz_bytes'] / mb:.1f} | "
+        f"{sz['python_wasm_bytes'] / mb:.1f} |",
+        f"| `root/usr/lib/python311.zip` (stdlib + packages) | {sz['stdlib_zip_xz_bytes'] / mb:.1f}"
+        f" | {sz['stdlib_zip_bytes'] / mb:.1f} |",
+        f"| `root/usr/share/matplotlib/mpl-data` | {sz['mpl_data_xz_bytes'] / mb:.1f} | "
+        f"{sz['mpl_data_bytes'] / mb:.1f} |",
+        f"| compiled module in the cache (`.cwasm`) | | {sz['compiled_cache_bytes'] / mb:.1f} |",
         "",
     ]
     return lines

@@ -81,6 +81,16 @@ LICENSES = {
     "xlrd": "BSD-3-Clause AND BSD-4-Clause",
     # LICENCE.rst is MIT; LICENCE.python: it includes code from the Python standard library.
     "et-xmlfile": "MIT AND PSF-2.0",
+    # LICENSE: 3-clause BSD (the matplotlib project).
+    "cycler": "BSD-3-Clause",
+    # LICENSE: either licence, LICENSE.APACHE or LICENSE.BSD (2-clause).
+    "packaging": "Apache-2.0 OR BSD-2-Clause",
+    # LICENSE: MIT.
+    "pyparsing": "MIT",
+    # LICENSE.md: 3-clause BSD (Michael L. Waskom); seaborn/external/ keeps its sources'
+    # notices: appdirs.py MIT, kde.py scipy's 3-clause BSD, version.py packaging's
+    # Apache-2.0 or 2-clause BSD.
+    "seaborn": "BSD-3-Clause AND MIT AND (Apache-2.0 OR BSD-2-Clause)",
 }
 SPDX_IDS = {"MIT", "Apache-2.0", "MPL-2.0", "BSD-2-Clause", "BSD-3-Clause", "PSF-2.0", "ISC"}
 
@@ -166,6 +176,9 @@ def built_files(
     dist-info the stage wrote beside it."""
     files = {}
     for top in (*tops, f"{project}-{version}.dist-info"):
+        if (site / f"{top}.py").is_file():  # a top-level module (matplotlib's pylab)
+            files[f"{top}.py"] = (site / f"{top}.py").read_bytes()
+            continue
         if not (site / top).is_dir():
             sys.exit(f"{site / top}: missing (build.sh's step extensions stages it)")
         for path in sorted((site / top).rglob("*")):
@@ -266,14 +279,31 @@ def read_zip(path: pathlib.Path) -> dict[str, bytes]:
         return {i.filename: zf.read(i) for i in zf.infolist()}
 
 
+def namespace_dirs(entries: dict[str, bytes]) -> dict[str, bytes]:
+    """A directory entry ("pkg/") for each directory of Python files without an __init__.py:
+    zipimport finds a namespace package (matplotlib's mpl_toolkits) only by that entry."""
+    found = {}
+    for name in entries:
+        if not name.endswith((".py", ".pyc")):  # the zip holds .pyc files (make_stdlib.py)
+            continue
+        parts = name.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            folder = "/".join(parts[:i])
+            if not {f"{folder}/__init__.py", f"{folder}/__init__.pyc"} & entries.keys():
+                found[f"{folder}/"] = b""
+    return found
+
+
 def write_zip(path: pathlib.Path, entries: dict[str, bytes]) -> None:
+    entries = {**entries, **namespace_dirs(entries)}
     epoch = max(int(os.environ.get("SOURCE_DATE_EPOCH", "315532800")), 315532800)
     stamp = time.gmtime(epoch)[:6]
     tmp = path.with_name(path.name + ".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as zf:
         for name in sorted(entries):
             info = zipfile.ZipInfo(name, date_time=stamp)
-            info.external_attr = 0o644 << 16
+            # a directory: drwxr-xr-x and MS-DOS's directory flag, as zipfile.mkdir() writes it
+            info.external_attr = (0o40755 << 16) | 0x10 if name.endswith("/") else 0o644 << 16
             info.create_system = 3
             zf.writestr(info, entries[name])
     os.replace(tmp, path)

@@ -98,7 +98,8 @@ class Engine:
         self.consume_fuel = consume_fuel
         self.epoch_tick_s = epoch_tick_s
         self.module: wasmtime.Module = artifact.compile(self.wasmtime, engine_key, cache_dir)
-        # The snapshot's memory (numpy and pandas imported): a session's memory limit must hold it.
+        # The snapshot's memory (numpy, pandas and matplotlib imported): a session's memory
+        # limit must hold it.
         self.initial_memory_bytes: int = next(
             e.type.limits.min * 65536
             for e in self.module.exports

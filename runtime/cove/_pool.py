@@ -174,7 +174,7 @@ class Pool:
         if memory < floor:
             raise InterpreterError(
                 f"the default memory limit, {fmt_bytes(memory)}, is below the {fmt_bytes(floor)}"
-                " the interpreter starts with (its snapshot, numpy and pandas imported)"
+                " the interpreter starts with (its snapshot, numpy, pandas and matplotlib imported)"
             )
 
     async def open(self) -> None:

@@ -65,8 +65,8 @@ sha256 = "{sha}"
 backend = "{backend}"
 """
 
-PACKAGES = ["numpy", "pandas", "lxml", "pillow"]
-LIBRARIES = ["libxml2", "libxslt", "libjpeg-turbo", "freetype", "libwebp", "libtiff"]
+PACKAGES = ["numpy", "pandas", "lxml", "pillow", "kiwisolver", "contourpy", "matplotlib"]
+LIBRARIES = ["libxml2", "libxslt", "libjpeg-turbo", "freetype", "libwebp", "libtiff", "qhull"]
 
 
 def test_every_recipe_loads_and_comes_after_what_it_requires() -> None:
@@ -248,6 +248,19 @@ def test_collect_lists_modules_by_dotted_name_and_link_inputs_once(tmp_path: pat
     assert (out / "lib" / "pkg._a.a").read_bytes() == b"!<arch>\n"
 
 
+def test_a_module_built_elsewhere_is_named_where_it_is_installed(tmp_path: pathlib.Path) -> None:
+    # matplotlib builds matplotlib._path as src/_path: the import name is where meson installs
+    # it; the init symbol stays the one wasi-cc compiled from the build tree's path
+    build = tmp_path / "build"
+    so = build / "src" / "_path.cpython-311-wasm32-wasi.so"
+    module = collect.Module.installed(so, build, "matplotlib/_path.cpython-311-wasm32-wasi.so")
+    assert (module.dotted, module.init) == ("matplotlib._path", "PyInit_src__path")
+    same = collect.Module.installed(
+        build / "pkg" / "_a.cpython-311-wasm32-wasi.so", build, "pkg/_a.cpython-311-wasm32-wasi.so"
+    )
+    assert (same.dotted, same.init, same.built_as) == ("pkg._a", "PyInit_pkg__a", "")
+
+
 def test_collect_names_a_c_library_by_its_archive_and_refuses_a_host_library_directory(
     tmp_path: pathlib.Path,
 ) -> None:
@@ -359,3 +372,22 @@ def test_a_recipes_stage_root_moves_a_directory_from_the_zip_to_the_guests_root(
     # and a directory the package does not install is a mistake, not an empty stage
     with pytest.raises(SystemExit, match="not a directory it installs"):
         _staged_demo(tmp_path / "x", "demo", '{"demo/nothere" = "usr/share/demo"}')
+
+
+def test_a_top_level_module_among_the_import_names_is_staged(tmp_path: pathlib.Path) -> None:
+    # matplotlib installs pylab.py beside its packages
+    directory = _write(tmp_path / "recipes", "demo", extra_package='import-names = ["demo", "lab"]')
+    site, src = tmp_path / "site", tmp_path / "src"
+    for rel in ("demo/__init__.py", "lab.py"):
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(rel)
+    src.mkdir()
+    (src / "PKG-INFO").write_text("Name: demo\n")
+    (src / "LICENSE").write_text("MIT")
+    (tmp_path / "out-demo").mkdir()
+    for name in ("modules.tsv", "link.txt"):
+        (tmp_path / "out-demo" / name).write_text("")
+    stage.recipe(Toolchain(tmp_path, tmp_path), load(directory), src, site)
+    staged = tmp_path / "stage" / "demo" / "site"
+    assert (staged / "lab.py").read_text() == "lab.py"
+    assert (staged / "demo" / "__init__.py").is_file()

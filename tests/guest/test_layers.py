@@ -12,6 +12,8 @@ of the standard library and of `_cove` inside a function are allowed).
     sandbox   text, deadline, reference (stand-ins for processes, threads and the network; handed what
               they run)
     extensions  nothing: finds the extension modules linked into the interpreter
+    matplotlib_backend  nothing: matplotlib's default backend in the guest (matplotlib imports
+              it by the name its matplotlibrc gives)
     capture, cells, python_cli, host   text, protocol, deadline, reference and each other (the
               driver's parts)
     driver    everything: it wires the shell to the commands
@@ -40,6 +42,7 @@ ALLOWED = {
     "editor": {"text", "editor"},
     "sandbox": {"text", "sandbox", "deadline", "reference"},
     "extensions": {"extensions"},
+    "matplotlib_backend": {"matplotlib_backend"},
     **{part: {"text", "protocol", "deadline", "reference"} | DRIVER_PARTS for part in DRIVER_PARTS},
     "driver": {
         "text",

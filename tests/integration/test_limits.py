@@ -92,7 +92,7 @@ async def test_call_timeout_hint_is_clamped_to_the_session_limit(pool: cove.Pool
 
 
 async def test_memory_limit_is_a_memory_error_and_the_session_lives(pool: cove.Pool) -> None:
-    session = await pool.create_session(cove.SessionOptions(memory_bytes=64 << 20))
+    session = await pool.create_session(cove.SessionOptions(memory_bytes=96 << 20))
     await session.run_code("kept = 5")
     for bomb in (
         "x = bytearray(200 * 1024 * 1024)",
@@ -103,8 +103,8 @@ async def test_memory_limit_is_a_memory_error_and_the_session_lives(pool: cove.P
         assert result.outcome == "memory", result
         assert result.return_code == 1
         assert "MemoryError" in result.stderr
-        assert "64 MiB memory limit" in result.stderr
-        assert result.peak_memory_bytes <= 64 << 20
+        assert "96 MiB memory limit" in result.stderr
+        assert result.peak_memory_bytes <= 96 << 20
         assert (await session.run_code("y = None; s = None; print(kept)")).stdout == "5\n"
 
 
@@ -184,7 +184,7 @@ async def test_os_exit_resets_the_interpreter_and_reports_the_code(session: cove
 
 
 async def test_deep_recursion_is_contained(pool: cove.Pool) -> None:
-    session = await pool.create_session(cove.SessionOptions(memory_bytes=64 << 20))
+    session = await pool.create_session(cove.SessionOptions(memory_bytes=96 << 20))
     result = await session.run_code(
         "import sys\nsys.setrecursionlimit(10**7)\ndef f(n):\n    return f(n + 1) + 1\nf(0)",
         timeout_s=10,

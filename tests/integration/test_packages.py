@@ -32,6 +32,7 @@ IMPORT_NAMES = {
     "et-xmlfile": "et_xmlfile",
     "python-docx": "docx",
     "python-pptx": "pptx",
+    "fonttools": "fontTools",
 }
 
 
@@ -470,9 +471,9 @@ async def test_pip_install_says_what_is_installed_and_why_not(session: cove.Sess
 
 
 async def test_a_reference_package_not_here_yet_says_so(session: cove.Session) -> None:
-    result = await session.run_code("import matplotlib.pyplot as plt")
+    result = await session.run_code("import sklearn")
     assert result.return_code == 1
-    assert "matplotlib is not available in this sandbox yet" in result.stderr
+    assert "scikit-learn is not available in this sandbox yet" in result.stderr
     result = await session.run_code("import tabulate")
     assert "No module named 'tabulate'" in result.stderr
     assert "no network access to install packages" in result.stderr

@@ -281,7 +281,7 @@ def test_a_reply_the_guest_cannot_take_is_released(tmp_path: pathlib.Path, cache
         return b'{"ok": true, "echo": ' + call.request[len(b'{"op": "echo", "data": ') :]
 
     settings = cove.PoolSettings(cache_dir=cache_dir)
-    outcome = _call_with_host(tmp_path, settings, code, echo, timeout_s=10, memory_bytes=64 << 20)
+    outcome = _call_with_host(tmp_path, settings, code, echo, timeout_s=10, memory_bytes=96 << 20)
     assert b"could not take the reply" in (outcome.response or b"")
     assert _hostcall._host.reply is None  # pyright: ignore[reportPrivateUsage]
 

@@ -126,7 +126,7 @@ def test_a_memory_limit_below_the_interpreter_is_one_line_and_exit_status(
 
 def test_the_pool_refuses_a_memory_limit_below_the_interpreter_before_compiling() -> None:
     floor = declared_memory_bytes()
-    assert floor is not None and 40 << 20 < floor < 64 << 20
+    assert floor is not None and 48 << 20 < floor < 96 << 20
     pool = cove.Pool(cove.PoolSettings(defaults=cove.Limits(memory_bytes=32 << 20)))
     with pytest.raises(cove.InterpreterError, match="below the"):
         pool.check()

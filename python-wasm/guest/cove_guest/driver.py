@@ -300,6 +300,17 @@ str(df.v.rolling(2).mean()), str(df.k.str.upper()), str(df.sort_values("v"))
 t = pd.Series([1.0, 2.0], index=pd.to_datetime(["2024-01-01", "2024-01-02"]))
 str(t.resample("D").sum()), str(pd.date_range("2024-01-01", periods=2, tz="UTC"))
 np.linalg.inv(np.eye(2)), np.fft.fft(np.ones(4))
+
+import matplotlib.pyplot as plt
+
+fig, ax = plt.subplots()
+ax.plot([1, 2, 3], [2.0, 1.0, 3.0], label="line")
+ax.bar(["a", "b"], [1, 2])
+ax.set_title("Title")
+ax.set_xlabel("x")
+ax.legend()
+fig.savefig(io.BytesIO(), format="png")
+plt.close("all")
 """
 
 
@@ -338,6 +349,9 @@ def initialise() -> None:
     # they stay out (docs/packages.md, "Import time in a new session").
     # (After the sandbox: pandas imports `mmap`, which is the sandbox's stand-in.)
     global _numpy_seed
+    # matplotlib's configuration and cache directory: the session's own /tmp. Its font list is
+    # built here, once, into the snapshot (docs/packages.md, "matplotlib").
+    os.environ["MPLCONFIGDIR"] = "/tmp/matplotlib"
     for module in (
         "dateutil.parser",
         "dateutil.relativedelta",
@@ -348,12 +362,21 @@ def initialise() -> None:
         "pandas",
         "lxml.etree",
         "PIL.Image",
+        "matplotlib.pyplot",
     ):
         importlib.import_module(module)
+    # matplotlib keeps its answer (get_configdir and get_cachedir are cached): the session's
+    # environment stays as empty as before, as natively
+    matplotlib = sys.modules["matplotlib"]
+    assert matplotlib.get_configdir() == matplotlib.get_cachedir() == "/tmp/matplotlib"
+    del os.environ["MPLCONFIGDIR"]
     # numpy's and pandas' common paths import more of themselves on first use (5 to 20 ms each):
     # run them once here, in a namespace of their own, so that those imports are in the snapshot.
     exec(compile(SNAPSHOT_WARM_UP, "<warm-up>", "exec"), {})
     _numpy_seed = sys.modules["numpy.random"].mtrand._rand.seed
+    # The fonts the warm-up drew with are open files (FT2Font reads through a Python file):
+    # closed here, so that no descriptor of the build outlives it in the snapshot.
+    sys.modules["matplotlib.font_manager"]._get_font.cache_clear()
     # Warm the paths every session takes (the first compile and exec, capture, the editor, the
     # shell): their one-time costs land in the snapshot instead of in each session's first call.
     _exec({"code": "pass"})
@@ -369,3 +392,19 @@ def initialise() -> None:
     # never walk (and so never copy-on-write) the snapshot's objects.
     gc.collect()
     gc.freeze()
+    _check_no_open_files()
+
+
+def _check_no_open_files() -> None:
+    """A file opened while snapshotting and left open would be a descriptor that means nothing
+    (or another file) in a session: the build fails instead. fds 0-2 are the standard streams,
+    3-5 the preopened directories (Artifact.PREOPENS)."""
+    left = []
+    for fd in range(6, 256):
+        try:
+            os.fstat(fd)
+        except OSError:
+            continue
+        left.append(fd)
+    if left:
+        raise RuntimeError(f"files left open in the snapshot: descriptors {left}")

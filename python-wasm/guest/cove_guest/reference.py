@@ -9,8 +9,6 @@ found before anyone looks here, so an entry never hides one; remove it when it l
 
 # distribution name (canonical, PEP 503) -> the top-level modules it provides
 NOT_YET = {
-    "matplotlib": ("matplotlib", "mpl_toolkits", "pylab"),
-    "seaborn": ("seaborn",),
     "scipy": ("scipy",),
     "scikit-learn": ("sklearn",),
 }
