@@ -544,8 +544,8 @@ SETTINGS: tuple[Setting, ...] = (
         default_doc="`512`",
         doc=(
             "Guest memory per session; past it, allocation raises `MemoryError` in the guest."
-            " At least the ~46 MiB the interpreter starts with (its snapshot, numpy and pandas"
-            " imported): below it the server refuses to start."
+            " At least the ~65 MiB the interpreter starts with (its snapshot, numpy, pandas and"
+            " matplotlib's pyplot imported): below it the server refuses to start."
         ),
     ),
     Setting(
