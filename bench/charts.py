@@ -38,6 +38,8 @@ from .scientific import (
     _native_memory,
     _pss_per_session,
     _stats,
+    bench_settings,
+    guest_versions,
 )
 
 _TIMED_IMPORT = (
@@ -97,15 +99,9 @@ async def _charts(
 
 
 async def _guest(cache_dir: str, sessions: int, held: int, rounds: int) -> dict[str, Any]:
-    root = pathlib.Path(tempfile.mkdtemp(prefix="cove-bench-charts-"))
-    settings = cove.PoolSettings(
-        workspace_root=str(root), cache_dir=cache_dir, max_sessions=100_000
-    )
     out: dict[str, Any] = {}
-    async with cove.Pool(settings) as pool:
-        warm = await pool.create_session()
-        out["versions"] = _checked(await warm.run_code(_VERSIONS)).split()
-        await pool.destroy_session(warm.session_id)
+    async with cove.Pool(bench_settings(cache_dir, "cove-bench-charts-")) as pool:
+        out["versions"] = await guest_versions(pool, _VERSIONS)
         create: list[float] = []
         imports: dict[str, list[float]] = {"matplotlib.pyplot": [], "seaborn": []}
         for i in range(5 + sessions):

@@ -212,18 +212,26 @@ async def _kernels(
     )
 
 
+def bench_settings(cache_dir: str, prefix: str) -> cove.PoolSettings:
+    """A pool for a benchmark: workspaces in a new temporary directory, no session cap."""
+    root = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
+    return cove.PoolSettings(workspace_root=str(root), cache_dir=cache_dir, max_sessions=100_000)
+
+
+async def guest_versions(pool: cove.Pool, code: str) -> list[str]:
+    """What `code` prints, split: the packages' versions as a session sees them."""
+    warm = await pool.create_session()
+    versions = _checked(await warm.run_code(code)).split()
+    await pool.destroy_session(warm.session_id)
+    return versions
+
+
 async def _guest(
     cache_dir: str, sessions: int, held: int, rounds: int, csv: bytes
 ) -> dict[str, Any]:
-    root = pathlib.Path(tempfile.mkdtemp(prefix="cove-bench-sci-"))
-    settings = cove.PoolSettings(
-        workspace_root=str(root), cache_dir=cache_dir, max_sessions=100_000
-    )
     out: dict[str, Any] = {}
-    async with cove.Pool(settings) as pool:
-        warm = await pool.create_session()
-        out["versions"] = _checked(await warm.run_code(_VERSIONS)).split()
-        await pool.destroy_session(warm.session_id)
+    async with cove.Pool(bench_settings(cache_dir, "cove-bench-sci-")) as pool:
+        out["versions"] = await guest_versions(pool, _VERSIONS)
 
         # 1 + 2: create, then the first call importing pandas (numpy: in-guest time only).
         create: list[float] = []
