@@ -131,6 +131,22 @@ r = subprocess.run(['python3', '-c', 'import sys; print(6 * 7); sys.exit(3)'],
                    capture_output=True, text=True)
 print(repr(r.stdout), r.returncode)
 """,
+    "python_options": """
+import subprocess
+warn = "import warnings; warnings.warn('careful'); print('after')"
+for args in (['-W', 'ignore', '-c', warn], ['-Wignore::UserWarning', '-c', warn],
+             ['-W', 'error', '-c', warn], ['-c', warn], ['-R', '-uB', '-c', 'print(7)'],
+             ['-X'], ['-W']):
+    r = subprocess.run(['python3', *args], capture_output=True, text=True)
+    print(args[:2], repr(r.stdout), r.returncode, 'careful' in r.stderr)
+import os
+os.makedirs('lib', exist_ok=True)
+open('lib/helper.py', 'w').write('VALUE = 41 + 1\n')
+env = {**os.environ, 'PYTHONPATH': 'lib'}
+for args in (['-c', 'import helper; print(helper.VALUE)'], ['-I', '-c', 'import helper']):
+    r = subprocess.run(['python3', *args], capture_output=True, text=True, env=env)
+    print(repr(r.stdout), r.returncode, 'ModuleNotFoundError' in r.stderr)
+""",
     "tempfile_round_trips": """
 import os, tempfile
 print(tempfile.gettempdir())

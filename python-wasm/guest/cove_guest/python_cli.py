@@ -7,30 +7,64 @@ import os
 import runpy
 import sys
 import traceback
+import warnings
 from collections.abc import Sequence
 from io import TextIOBase
 
 from cove_guest import deadline
 from cove_guest.cells import exit_status, main_namespace, run_source
 
-# Options CPython accepts that make no difference in this interpreter.
-_IGNORED_OPTIONS = ("-u", "-B", "-E", "-s", "-S", "-I", "-O", "-q")
+# Options CPython accepts that make no difference in this interpreter (-R: hash randomisation,
+# on by default since 3.3; -E and -I: PYTHONPATH is ignored, the only PYTHON* variable read
+# here). They may be combined, as `-uB`.
+_IGNORED_FLAGS = "uBEsSIOqR"
+
+
+def _options(argv: list[str], err: TextIOBase) -> tuple[list[str], bool] | int:
+    """Take the options off the front of `argv` (as CPython's command line does, up to `-`,
+    `-c`, `-m` or the script): the -W filters to apply and whether PYTHON* variables are
+    ignored (-E, -I), or an exit status (a version printed, or a bad option)."""
+    warnings: list[str] = []
+    ignore_environment = False
+    while argv and argv[0].startswith("-") and argv[0] not in ("-", "-c", "-m"):
+        opt = argv.pop(0)
+        if opt == "--version":
+            return -1
+        for i, flag in enumerate(opt[1:], 1):
+            if flag == "V":
+                return -1
+            ignore_environment = ignore_environment or flag in "EI"
+            if flag == "W":
+                # -W ARG or -WARG, as CPython takes it
+                value = opt[i + 1 :] or (argv.pop(0) if argv else "")
+                if not value:
+                    err.write("Argument expected for the -W option\n")
+                    return 2
+                warnings.append(value)
+                break
+            if flag not in _IGNORED_FLAGS:
+                err.write(f"unknown option -{flag}\n")
+                return 2
+    return warnings, ignore_environment
 
 
 def run_python(argv: Sequence[str], stdin_data: bytes, out: TextIOBase, err: TextIOBase) -> int:
     """Run `python *argv` with `stdin_data` as stdin; returns the exit status."""
     argv = list(argv)
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin_data), encoding="utf-8", errors="surrogateescape")
-    options: list[str] = []
-    while argv and argv[0].startswith("-") and argv[0] not in ("-", "-c", "-m"):
-        options.append(argv.pop(0))
-    for opt in options:
-        if opt in ("-V", "--version"):
-            out.write("Python 3.11.2\n")
-            return 0
-        if opt not in _IGNORED_OPTIONS:
-            err.write(f"unknown option {opt}\n")
-            return 2
+    options = _options(argv, err)
+    if options == -1:
+        out.write("Python 3.11.2\n")
+        return 0
+    if isinstance(options, int):
+        return options
+    warning_options, ignore_environment = options
+    # The interpreter is fresh: its warning filters and sys.path are this command's alone.
+    warnings._processoptions(warning_options)  # type: ignore[attr-defined]
+    if not ignore_environment:
+        # PYTHONPATH's directories come after the script's (inserted below), as natively
+        entries = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+        sys.path[0:0] = [os.path.abspath(entry) for entry in entries if entry]
     main = main_namespace()
     try:
         if not argv or argv[0] in ("-", "-c"):
