@@ -19,9 +19,10 @@ from typing import Any
 RECIPES = pathlib.Path(__file__).resolve().parent.parent / "recipes"
 VERSIONS = pathlib.Path(__file__).resolve().parent.parent / "versions.toml"
 
-BACKENDS = frozenset({"meson", "setuptools", "cmake"})
-# The backends a C library (a recipe from a Debian source package) builds with.
-LIBRARY_BACKENDS = frozenset({"cmake"})
+BACKENDS = frozenset({"meson", "setuptools", "cmake", "make"})
+# The backends a C library (a recipe from a Debian source package, or from an sdist that carries
+# a C library's source) builds with.
+LIBRARY_BACKENDS = frozenset({"cmake", "make"})
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
@@ -40,6 +41,8 @@ class Recipe:
     import_names: tuple[str, ...]  # top-level packages it installs (none for a C library)
     sdist_sha256: str  # of the sdist, or of a C library's Debian .dsc (which pins the rest)
     debian: str | None  # a C library: its Debian source package (version is Debian's)
+    pypi: str | None  # a C library: the PyPI project whose sdist carries its source
+    tree: str | None  # with `pypi`: the library's directory inside the sdist
     backend: str
     meson: str | None  # a meson.py inside the sdist to run instead of the build tools' meson
     setup_args: tuple[str, ...]
@@ -59,14 +62,18 @@ class Recipe:
 
     @property
     def library(self) -> bool:
-        """A C library (from Debian's source), installed for the packages to link, not staged."""
-        return self.debian is not None
+        """A C library (from Debian's source, or from an sdist that carries it), installed for
+        the packages to link, not staged."""
+        return self.debian is not None or self.pypi is not None
 
     @property
     def sdist(self) -> str:
-        """The pinned file: the sdist, or a C library's .dsc (its name has no epoch)."""
+        """The pinned file: the sdist, or a C library's .dsc (its name has no epoch), or the
+        sdist that carries a C library (named as PEP 625 normalises its project's name)."""
         if self.debian is not None:
             return f"{self.debian}_{self.version.split(':')[-1]}.dsc"
+        if self.pypi is not None:
+            return f"{re.sub(r'[-_.]+', '_', self.pypi).lower()}-{self.version}.tar.gz"
         return f"{self.name}-{self.version}.tar.gz"
 
     @property
@@ -138,15 +145,19 @@ def load(directory: pathlib.Path) -> Recipe:
     if not _NAME.fullmatch(name) or name != directory.name:
         raise RecipeError(f"{w}: name {name!r} must be the directory's, lower case")
     debian = _take(src, "debian", str, f"{path} [source]", None)
+    pypi = _take(src, "pypi", str, f"{path} [source]", None)
+    library = debian is not None or pypi is not None
     recipe = Recipe(
         name=name,
         version=_take(pkg, "version", str, w),
         license=_take(pkg, "license", str, w),
         license_files=_take(pkg, "license-files", tuple, w),
         requires=_take(pkg, "requires", tuple, w, ()),
-        import_names=_take(pkg, "import-names", tuple, w, () if debian else (name,)),
+        import_names=_take(pkg, "import-names", tuple, w, () if library else (name,)),
         sdist_sha256=_take(src, "sha256", str, f"{path} [source]"),
         debian=debian,
+        pypi=pypi,
+        tree=_take(src, "tree", str, f"{path} [source]", None),
         backend=_take(build, "backend", str, f"{path} [build]"),
         meson=_take(build, "meson", str, f"{path} [build]", None),
         setup_args=_take(build, "setup-args", tuple, f"{path} [build]", ()),
@@ -158,7 +169,7 @@ def load(directory: pathlib.Path) -> Recipe:
         pxd=_take(provides, "pxd", bool, f"{path} [provides]", False),
         keep=_take(stage, "keep", tuple, f"{path} [stage]", ()),
         root=tuple(sorted(_take(stage, "root", dict, f"{path} [stage]", {}).items())),
-        test_imports=_take(test, "imports", tuple, f"{path} [test]", () if debian else _REQUIRED),
+        test_imports=_take(test, "imports", tuple, f"{path} [test]", () if library else _REQUIRED),
         suite=_take(test, "suite", str, f"{path} [test]", None),
         suite_files=_take(test, "suite-files", tuple, f"{path} [test]", ()),
         suite_packages=_take(test, "suite-packages", tuple, f"{path} [test]", ()),
@@ -177,6 +188,13 @@ def load(directory: pathlib.Path) -> Recipe:
         raise RecipeError(f"{path} [source]: sha256 must be 64 lower-case hex digits")
     if recipe.backend not in BACKENDS:
         raise RecipeError(f"{path} [build]: backend {recipe.backend!r} is not one of {BACKENDS}")
+    if debian is not None and pypi is not None:
+        raise RecipeError(f"{path} [source]: a C library's source is `debian` or `pypi`, not both")
+    if (recipe.tree is not None) != (pypi is not None) or (
+        recipe.tree is not None
+        and (recipe.tree.startswith("/") or {"", ".", ".."} & set(recipe.tree.split("/")))
+    ):
+        raise RecipeError(f"{path} [source]: `tree` is a relative directory, and goes with `pypi`")
     if recipe.library:
         if recipe.backend not in LIBRARY_BACKENDS:
             raise RecipeError(
@@ -185,7 +203,9 @@ def load(directory: pathlib.Path) -> Recipe:
         if recipe.import_names or recipe.test_imports or recipe.stub or recipe.pxd:
             raise RecipeError(f"{path}: a C library has no import-names, stub, pxd or [test]")
     elif recipe.backend in LIBRARY_BACKENDS:
-        raise RecipeError(f"{path} [build]: {recipe.backend} builds C libraries ([source] debian)")
+        raise RecipeError(
+            f"{path} [build]: {recipe.backend} builds C libraries ([source] debian or pypi)"
+        )
     for source, place in recipe.root:
         _check_root(recipe, source, place, f"{path} [stage] root")
     if (recipe.suite_files or recipe.suite_packages) and not recipe.suite:

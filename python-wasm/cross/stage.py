@@ -9,7 +9,7 @@ Per recipe, `stage/<name>/`:
                             places in the guest's read-only root (data its code opens by path)
     modules.tsv, link.txt   from collect.py
 
-per C library, `stage/<name>/library.json` (version, Debian source, .dsc sha256, licence);
+per C library, `stage/<name>/library.json` (version, source and its sha256, licence);
 
 and, over every recipe (`combine`), `stage/` itself: `site/`, `root/` (build.sh's snapshot
 step adds it to the guest's root tree, refusing a file the tree has already), `modules.tsv`
@@ -107,13 +107,26 @@ def library(tc: Toolchain, r: Recipe, src: pathlib.Path) -> None:
     for name in r.license_files:
         if not (src / name).is_file():
             raise SystemExit(f"{r.name}: licence file {name} is not in its source")
-    record = {
+    record = library_record(r)
+    (out / "library.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+
+
+def library_record(r: Recipe) -> dict[str, str | None]:
+    """What the manifest says of a C library: its version, source and pin, licence."""
+    if r.pypi is not None:
+        return {
+            "version": r.version,
+            "pypi_sdist": r.sdist,
+            "sdist_sha256": r.sdist_sha256,
+            "tree": r.tree,
+            "license": r.license,
+        }
+    return {
         "version": r.version,
         "debian_source": r.debian,
         "dsc_sha256": r.sdist_sha256,
         "license": r.license,
     }
-    (out / "library.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
 
 
 def kept(r: Recipe) -> list[str]:

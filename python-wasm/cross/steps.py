@@ -2,8 +2,10 @@
 
     fetch      the sdist, by name and version from the package index, checked by sha256; a C
                library's Debian source package (apt-get source), its .dsc checked by sha256
-               (dpkg-source checks the .dsc's files against it)
-    unpack     into W/src/<name>-<version>, the recipe's patches applied in name order, then
+               (dpkg-source checks the .dsc's files against it), or the sdist that carries a
+               C library, downloaded as a file (toolchain.fetch_sdist)
+    unpack     into W/src/<name>-<version> (a C library from an sdist: its `tree` directory),
+               the recipe's patches applied in name order, then
                the method-table check (methdefs.py) when the recipe asks for it
     configure  the backend's configure, with this recipe's cross file and wrappers
     compile    the backend's build (nice, -j the machine's cores)
@@ -26,15 +28,16 @@ import subprocess
 import sys
 from types import ModuleType
 
-from . import cmake, collect, meson, methdefs, setup_py, stage
+from . import cmake, collect, make, meson, methdefs, setup_py, stage
 from .recipe import Recipe
-from .toolchain import Toolchain, check_sha256, log, run
+from .toolchain import Toolchain, check_sha256, fetch_sdist, log, run
 
 STEPS = ("fetch", "unpack", "configure", "compile", "collect", "install", "stage")
 BACKENDS: dict[str, ModuleType] = {
     "meson": meson,
     "setuptools": setup_py,
     "cmake": cmake,
+    "make": make,
 }
 
 
@@ -62,6 +65,9 @@ def fetch(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
             f"{recipe.debian}={recipe.version}",
             cwd=tc.downloads,
         )
+    elif recipe.pypi and not sdist.is_file():
+        # a C library's source in an sdist: the file itself, not a package to prepare
+        fetch_sdist(recipe.pypi, recipe.version, sdist)
     elif not sdist.is_file():
         # --no-binary NAME, not :all:, or pip wants the build tools as sdists too. pip prepares
         # the metadata natively first (minutes for numpy and pandas); the file is kept.
@@ -87,6 +93,12 @@ def unpack(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
     if recipe.debian:
         # Debian's source with Debian's patches (its security fixes among them)
         run("dpkg-source", "-q", "--no-check", "-x", tc.downloads / recipe.sdist, src)
+    elif recipe.pypi:
+        # the library's directory of the sdist (`tree`), as the source directory
+        top = recipe.sdist.removesuffix(".tar.gz")
+        src.mkdir()
+        strip = f"--strip-components={1 + len(str(recipe.tree).split('/'))}"
+        run("tar", "-C", src, strip, "-xzf", tc.downloads / recipe.sdist, f"{top}/{recipe.tree}")
     else:
         run("tar", "-C", src.parent, "-xzf", tc.downloads / recipe.sdist)
     for patch in sorted((tc.recipe_dir(recipe) / "patches").glob("*.patch")):

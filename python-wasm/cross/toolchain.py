@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 import pathlib
 import re
 import shutil
 import subprocess
 import sys
+import urllib.parse
+import urllib.request
 
 from .recipe import RECIPES, Recipe, versions
 
@@ -85,6 +88,45 @@ def check_sha256(path: pathlib.Path, digest: str) -> None:
     actual = sha256_file(path)
     if actual != digest:
         sys.exit(f"{path.name}: sha256 {actual}, pinned {digest}: refusing it")
+
+
+def index_url() -> str:
+    """The package index pip uses (PEP 503/691 simple API): PIP_INDEX_URL, pip's configured
+    global.index-url, or pip's own default."""
+    if os.environ.get("PIP_INDEX_URL"):
+        return os.environ["PIP_INDEX_URL"]
+    configured = subprocess.run(
+        [sys.executable, "-m", "pip", "config", "get", "global.index-url"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    if configured:
+        return configured
+    from pip._internal.models.index import PyPI  # pip's default: read only when needed
+
+    return str(PyPI.simple_url)
+
+
+def fetch_sdist(project: str, version: str, target: pathlib.Path) -> None:
+    """Download `target` (an sdist named as PEP 625 names it) of `project` `version` from the
+    package index as a file: `pip download --no-binary` would prepare the package's metadata
+    with its build backend first (cmeel-openblas's would build OpenBLAS natively). The caller
+    checks the pin."""
+    request = urllib.request.Request(
+        f"{index_url().rstrip('/')}/{project}/",
+        headers={"Accept": "application/vnd.pypi.simple.v1+json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        files = json.load(answer)["files"]
+    urls = [f["url"] for f in files if f["filename"] == target.name]
+    if not urls:
+        sys.exit(f"{project} {version}: the index has no {target.name}")
+    url = urllib.parse.urljoin(request.full_url, urls[0].split("#")[0])
+    partial = target.with_name(target.name + ".part")
+    with urllib.request.urlopen(url, timeout=600) as answer, partial.open("wb") as out:
+        shutil.copyfileobj(answer, out)
+    partial.rename(target)
 
 
 @dataclasses.dataclass(frozen=True)

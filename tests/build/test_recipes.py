@@ -67,17 +67,21 @@ backend = "{backend}"
 
 PACKAGES = ["numpy", "pandas", "lxml", "pillow", "kiwisolver", "contourpy", "matplotlib"]
 LIBRARIES = ["libxml2", "libxslt", "libjpeg-turbo", "freetype", "libwebp", "libtiff", "qhull"]
+# C libraries whose source is in an sdist (no Debian source package carries it)
+SDIST_LIBRARIES = ["openblas"]
 
 
 def test_every_recipe_loads_and_comes_after_what_it_requires() -> None:
-    assert sorted(RECIPES) == sorted(PACKAGES + LIBRARIES)
+    assert sorted(RECIPES) == sorted(PACKAGES + LIBRARIES + SDIST_LIBRARIES)
     for position, recipe in enumerate(RECIPES.values()):
         assert set(recipe.requires) <= set(list(RECIPES)[:position])
         assert recipe.license and recipe.license_files
-        # a package has modules to import in the guest; a C library is Debian's, and neither
-        assert recipe.library == (recipe.name in LIBRARIES)
+        # a package has modules to import in the guest; a C library is Debian's (or an
+        # sdist's), and neither
+        assert recipe.library == (recipe.name in LIBRARIES + SDIST_LIBRARIES)
         assert bool(recipe.test_imports) == (not recipe.library)
-        assert recipe.library == recipe.sdist.endswith(".dsc")
+        assert (recipe.name in LIBRARIES) == recipe.sdist.endswith(".dsc")
+        assert (recipe.name in SDIST_LIBRARIES) == (recipe.pypi is not None)
 
 
 def test_a_c_library_is_debian_s_source_and_builds_with_cmake(tmp_path: pathlib.Path) -> None:
@@ -107,8 +111,40 @@ def test_a_c_library_is_debian_s_source_and_builds_with_cmake(tmp_path: pathlib.
     package = _write(tmp_path, "demo")
     text = (package / "recipe.toml").read_text()
     (package / "recipe.toml").write_text(text.replace('backend = "meson"', 'backend = "cmake"'))
-    with pytest.raises(RecipeError, match=r"cmake builds C libraries \(\[source\] debian\)"):
+    with pytest.raises(RecipeError, match=r"cmake builds C libraries \(\[source\] debian or pypi"):
         load(package)
+
+
+def test_a_c_library_may_come_from_an_sdist_s_directory(tmp_path: pathlib.Path) -> None:
+    directory = tmp_path / "libdemo"
+    directory.mkdir()
+    text = LIBRARY.format(name="libdemo", sha="0" * 64, backend="make").replace(
+        'debian = "libdemo-src"', 'pypi = "Cmeel.Libdemo"\ntree = "LibDemo"'
+    )
+    (directory / "recipe.toml").write_text(text.replace('version = "1:2.0-1"', 'version = "2.0"'))
+    recipe = load(directory)
+    # the pinned file is the sdist, named as PEP 625 normalises the project's name
+    assert (recipe.library, recipe.sdist, recipe.tree, recipe.import_names) == (
+        True,
+        "cmeel_libdemo-2.0.tar.gz",
+        "LibDemo",
+        (),
+    )
+    assert stage.library_record(recipe) == {
+        "version": "2.0",
+        "pypi_sdist": "cmeel_libdemo-2.0.tar.gz",
+        "sdist_sha256": "0" * 64,
+        "tree": "LibDemo",
+        "license": "MIT",
+    }
+    for bad, message in (
+        (text.replace('tree = "LibDemo"\n', ""), "`tree` is a relative directory"),
+        (text.replace('tree = "LibDemo"', 'tree = "../up"'), "`tree` is a relative directory"),
+        (text.replace('pypi = "Cmeel.Libdemo"', 'pypi = "x"\ndebian = "y"'), "not both"),
+    ):
+        (directory / "recipe.toml").write_text(bad)
+        with pytest.raises(RecipeError, match=message):
+            load(directory)
 
 
 def test_each_built_package_has_its_version_in_one_place() -> None:

@@ -141,12 +141,22 @@ def test_manifest_records_the_built_packages_and_every_pinned_input_of_their_bui
     }
     libraries = manifest["built_libraries"]
     assert libraries == {
-        r.name: {
-            "version": r.version,
-            "debian_source": r.debian,
-            "dsc_sha256": r.sdist_sha256,
-            "license": r.license,
-        }
+        r.name: (
+            {
+                "version": r.version,
+                "debian_source": r.debian,
+                "dsc_sha256": r.sdist_sha256,
+                "license": r.license,
+            }
+            if r.debian
+            else {
+                "version": r.version,
+                "pypi_sdist": r.sdist,
+                "sdist_sha256": r.sdist_sha256,
+                "tree": r.tree,
+                "license": r.license,
+            }
+        )
         for r in RECIPES.values()
         if r.library
     }
