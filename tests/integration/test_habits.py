@@ -147,6 +147,24 @@ for args in (['-c', 'import helper; print(helper.VALUE)'], ['-I', '-c', 'import 
     r = subprocess.run(['python3', *args], capture_output=True, text=True, env=env)
     print(repr(r.stdout), r.returncode, 'ModuleNotFoundError' in r.stderr)
 """,
+    "devnull": """
+import contextlib, os, pathlib, subprocess
+with open(os.devnull, 'w') as f, contextlib.redirect_stdout(f):
+    print('hidden')
+print('read', repr(open(os.devnull).read()), pathlib.Path(os.devnull).read_bytes())
+with open(os.devnull, 'wb') as f:
+    print('wrote', f.write(b'abc'), f.tell())
+with open(os.devnull, 'w') as sink:
+    r = subprocess.run(['echo', 'quiet'], stdout=sink, stderr=sink)
+print('status', r.returncode)
+try:
+    open(os.devnull, 'x')
+except FileExistsError as e:
+    print('FileExistsError', e.filename)
+from PIL import Image
+Image.new('RGB', (4, 4)).save(os.devnull, format='PNG')
+print('saved')
+""",
     "tempfile_round_trips": """
 import os, tempfile
 print(tempfile.gettempdir())

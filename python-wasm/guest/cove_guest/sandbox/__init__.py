@@ -14,6 +14,8 @@ at once with one sentence that says why:
 - `memory_map`: `mmap` maps by copying the file into memory (numpy's memmap, which names
   the file to write a writable copy back to, and pandas' memory_map=True use it); a writable
   map of a bare descriptor raises OSError saying why.
+- `devnull`: `open(os.devnull, ...)` is a file whose writes go nowhere and whose reads find
+  nothing (the guest's file system has no devices).
 - `unavailable`: modules that cannot exist here (`ctypes`, `ssl`, ...) fail to import with a
   sentence that says why, instead of a bare "No module named '_ctypes'".
 
@@ -23,13 +25,14 @@ it in place. docs/packages.md lists what differs from a native Python.
 
 from collections.abc import Callable
 
-from cove_guest.sandbox import memory_map, network, processes, threads, unavailable
+from cove_guest.sandbox import devnull, memory_map, network, processes, threads, unavailable
 
 
 def install(run_command: processes.RunCommand, known_command: Callable[[str], bool]) -> None:
     """Put every stand-in in place; `run_command` runs a shell command line and
     `known_command` tells whether a program exists (see `processes.install`)."""
     unavailable.install()
+    devnull.install()
     memory_map.install()
     threads.install()
     network.install()
