@@ -368,3 +368,63 @@ async def test_text_measures_as_with_the_wheels_freetype_and_pillow_s_as_its_own
     guest, native = await guest_and_native(session, code)
     assert guest == native
     assert guest[0] == [163.5, 18.0, 4.0]
+
+
+async def test_a_font_opened_by_name_is_read_once_and_renders_as_from_a_file_object(
+    session: cove.Session,
+) -> None:
+    # matplotlib/0005: FT2Font reads a font file whole and closes it (each glyph read through
+    # the file object was a host call); the glyphs are those of a font read through a file
+    # object, fname names the file, and the snapshot's DejaVu Sans is loaded already
+    out = await run(
+        session,
+        "import json, os, hashlib\nimport matplotlib.font_manager as fm\n"
+        "from matplotlib import ft2font\n"
+        "cached = fm._get_font.cache_info().currsize\n"
+        "def fds():\n    return sorted(os.listdir('/proc/self/fd')) if os.path.isdir("
+        "'/proc/self/fd') else [fd for fd in range(3, 64) if _open(fd)]\n"
+        "def _open(fd):\n    try:\n        os.fstat(fd)\n        return True\n"
+        "    except OSError:\n        return False\n"
+        "path = fm.findfont('DejaVu Serif')\nbefore = fds()\n"
+        "by_name = ft2font.FT2Font(path)\nafter = fds()\n"
+        "by_file = ft2font.FT2Font(open(path, 'rb'))\n"
+        "def glyphs(font):\n    font.set_size(13, 100)\n"
+        "    font.set_text('Quarterly revenue (€, 2024) 0123456789', 0.0,"
+        " flags=ft2font.LOAD_FORCE_AUTOHINT)\n    font.draw_glyphs_to_bitmap()\n"
+        "    return font.get_width_height(), hashlib.sha256(bytes(font.get_image())).hexdigest()\n"
+        "try:\n    ft2font.FT2Font('/workspace/missing.ttf')\nexcept OSError as e:\n"
+        "    missing = type(e).__name__\n"
+        "print(json.dumps({'cached': cached, 'fds': after == before, 'fname': by_name.fname,"
+        " 'same': glyphs(by_name) == glyphs(by_file), 'family': by_name.family_name,"
+        " 'missing': missing}))",
+    )
+    assert out.pop("cached") >= 1
+    assert out == {
+        "fds": True,
+        "fname": "/usr/share/matplotlib/mpl-data/fonts/ttf/DejaVuSerif.ttf",
+        "same": True,
+        "family": "DejaVu Serif",
+        "missing": "FileNotFoundError",
+    }
+
+
+async def test_a_spectrogram_of_a_long_signal_is_native_s(session: cove.Session) -> None:
+    # matplotlib/0006: mlab's windows of a long signal are one strided view (the view of every
+    # window at every sample was over 2 GiB: 1.1 M samples x 2048 x 8 bytes), the same values
+    code = (
+        "import json\nimport numpy as np\nfrom matplotlib import mlab\n"
+        "t = np.arange(1_100_000) / 44_100.0\n"
+        "x = np.sin(2 * np.pi * 440 * t) + 0.5 * np.sin(2 * np.pi * (1000 + 200 * t) * t)\n"
+        "spec, freqs, times = mlab.specgram(x, NFFT=2048, Fs=44_100, noverlap=0)\n"
+        "pxx, f = mlab.psd(x[:300_000], NFFT=1024, Fs=44_100, noverlap=512)\n"
+        "peak = freqs[spec.argmax(axis=0)]\n"
+        "out = {'shape': spec.shape, 'times': [times[0], times[-1]], 'peak': peak[:5].tolist(),"
+        " 'sum': float(spec.sum()), 'psd': float(pxx.sum()), 'psd_peak': float(f[pxx.argmax()])}\n"
+        "print(json.dumps(out))"
+    )
+    guest, native = await guest_and_native(session, code)
+    assert guest["shape"] == native["shape"] == [1025, 537]
+    assert guest["times"] == native["times"] and guest["peak"] == native["peak"]
+    assert guest["psd_peak"] == native["psd_peak"]
+    assert guest["sum"] == pytest.approx(native["sum"], rel=1e-12)
+    assert guest["psd"] == pytest.approx(native["psd"], rel=1e-12)

@@ -374,9 +374,9 @@ def initialise() -> None:
     # run them once here, in a namespace of their own, so that those imports are in the snapshot.
     exec(compile(SNAPSHOT_WARM_UP, "<warm-up>", "exec"), {})
     _numpy_seed = sys.modules["numpy.random"].mtrand._rand.seed
-    # The fonts the warm-up drew with are open files (FT2Font reads through a Python file):
-    # closed here, so that no descriptor of the build outlives it in the snapshot.
-    sys.modules["matplotlib.font_manager"]._get_font.cache_clear()
+    # The fonts the warm-up drew with stay loaded (matplotlib's font cache): FT2Font reads a
+    # font file whole and closes it (recipes/matplotlib/patches/0005), so they hold no
+    # descriptor, and a session's first text does not load DejaVu Sans again.
     # Warm the paths every session takes (the first compile and exec, capture, the editor, the
     # shell): their one-time costs land in the snapshot instead of in each session's first call.
     _exec({"code": "pass"})
