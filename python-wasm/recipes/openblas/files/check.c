@@ -45,7 +45,7 @@ int main(void) {
     int lda = n + 1; double *A = malloc(8 * lda * k), *C = malloc(8 * n * n), *R = malloc(8 * n * n);
     for (int i = 0; i < lda * k; i++) A[i] = rnd(&s);
     for (int i = 0; i < n * n; i++) C[i] = R[i] = 0;
-    double one = 1, zero = 0; char L = 'L', N = 'N', T = 'T', Lf = 'L', U = 'N';
+    double one = 1, zero = 0; char L = 'L', N = 'N', Lf = 'L', U = 'N';
     dsyrk_(&L, &N, &n, &k, &one, A, &lda, &zero, C, &n);
     for (int j = 0; j < n; j++) for (int i = j; i < n; i++) { double sum = 0; for (int p = 0; p < k; p++) sum += A[p * lda + i] * A[p * lda + j]; R[j * n + i] = sum; }
     cmp("dsyrk", C, R, n * n);
@@ -53,10 +53,9 @@ int main(void) {
     for (int j = 0; j < n; j++) for (int i = 0; i < n; i++) Lm[j * n + i] = i < j ? 0 : (i == j ? 2.0 + rnd(&s) * 0.5 : rnd(&s) / n);
     for (int i = 0; i < n * m; i++) B[i] = X[i] = rnd(&s);
     dtrmm_(&Lf, &L, &N, &U, &n, &m, &one, Lm, &n, B, &n);
-    for (int j = 0; j < m; j++) for (int i = 0; i < n; i++) { double sum = 0; for (int p = 0; p <= i; p++) sum += Lm[p * n + i] * X[j * n + p]; R[0] = sum; if (fabs(B[j * n + i] - sum) > 1e-12 * (1 + fabs(sum))) { if (!bad) printf("dtrmm %d %d\n", i, j); bad++; } }
+    for (int j = 0; j < m; j++) for (int i = 0; i < n; i++) { double sum = 0; for (int p = 0; p <= i; p++) sum += Lm[p * n + i] * X[j * n + p]; if (fabs(B[j * n + i] - sum) > 1e-12 * (1 + fabs(sum))) { if (!bad) printf("dtrmm %d %d\n", i, j); bad++; } }
     dtrsm_(&Lf, &L, &N, &U, &n, &m, &one, Lm, &n, B, &n);
     cmp("dtrsm round trip", B, X, n * m);
-    (void)T;
     free(A); free(C); free(R); free(Lm); free(B); free(X);
   }
   printf(bad ? "FAILED %d\n" : "all ok\n", bad);
