@@ -13,7 +13,9 @@
                (a C library: nothing; its packages' links name its archive)
     install    the backend's install into W/install-<name>; then what the recipes that require
                this one build against (its stand-in module, its .pxd files). A C library
-               installs into W/deps, where the packages that use it find it
+               installs into W/deps, where the packages that use it find it, and each archive
+               it installs is checked for calls that disagree with their callee's signature
+               (signatures.py)
     stage      the Python tree, dist-info and module lists the interpreter takes (stage.py); a
                C library's version, source and licence files
 
@@ -28,7 +30,7 @@ import subprocess
 import sys
 from types import ModuleType
 
-from . import cmake, collect, make, meson, methdefs, setup_py, stage
+from . import cmake, collect, make, meson, methdefs, setup_py, signatures, stage
 from .recipe import Recipe
 from .toolchain import Toolchain, check_sha256, fetch_sdist, log, run
 
@@ -135,7 +137,10 @@ def collect_(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
 
 def install(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
     if recipe.library:
+        before = signatures.archives(tc)
         BACKENDS[recipe.backend].install(tc, recipe)
+        for archive in signatures.check_installed(tc, before):
+            print(f"{archive.name}: every call agrees with its callee's signature")
         return
     shutil.rmtree(tc.install_dir(recipe), ignore_errors=True)
     BACKENDS[recipe.backend].install(tc, recipe)
