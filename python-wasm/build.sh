@@ -4,9 +4,9 @@
 # Usage: python-wasm/build.sh [STEP ...]      (no step: all of them, in order)
 #
 # Steps, each idempotent (a stamp in $BUILD/stamps skips a finished step; `clean` removes them):
-#   toolchain  Debian's clang-19, lld-19, llvm-19, wasi-libc, compiler-rt for wasm32, cmake and
-#              ninja, and binaryen's wasm-opt from npm (the extensions' C++ runtime is built by
-#              python-wasm/cross)
+#   toolchain  Debian's clang-19, lld-19, llvm-19, wasi-libc, compiler-rt for wasm32, cmake,
+#              ninja and f2c (python-wasm/cross's Fortran compiler), and binaryen's wasm-opt from
+#              npm (the extensions' C++ runtime is built by python-wasm/cross)
 #   sources    the pinned Debian source packages, verified by sha256, unpacked with Debian's patches
 #   sysroot    a private wasm32-wasi sysroot, so clang never sees the host's /usr/include
 #   zlib bzip2 xz sqlite   the C libraries CPython's zlib, bz2, lzma and sqlite3 modules need
@@ -122,6 +122,11 @@ step_toolchain() {
     if ! command -v cmake >/dev/null || ! command -v ninja >/dev/null; then
         apt-get update -q
         apt-get install -y -q "cmake=$DEBIAN_CMAKE" "ninja-build=$DEBIAN_NINJA"
+    fi
+    # python-wasm/cross's Fortran compiler (wasi-f77) is f2c, at its pinned version
+    if [[ $(dpkg-query -W -f '${Version}' f2c 2>/dev/null) != "$DEBIAN_F2C" ]]; then
+        apt-get update -q
+        apt-get install -y -q "f2c=$DEBIAN_F2C"
     fi
     if ! [[ -x $BUILD/binaryen/node_modules/.bin/wasm-opt ]]; then
         mkdir -p "$BUILD/binaryen"

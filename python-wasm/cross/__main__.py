@@ -102,6 +102,7 @@ def main() -> None:
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.touch()
     tc.tools()
+    tc.wrappers()
     tc.copy_recipes()
     steps.build(tc, chosen, recipes, tuple(args.step) if args.step else None)
     # The interpreter takes every recipe: the stage is always all of them.

@@ -1,6 +1,7 @@
 """The CMake backend (the C libraries, from Debian's sources: libxml2, libxslt, libjpeg-turbo, ...):
 a toolchain file per recipe, Ninja, static only, prefix /usr, installed into W/deps
-(DESTDIR)."""
+(DESTDIR). A library with no CMake build of its own that cross-compiles (libf2c) has one in its
+recipe's files/CMakeLists.txt."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
 
 def configure(tc: Toolchain, recipe: Recipe) -> None:
+    own = tc.recipe_dir(recipe) / "files" / "CMakeLists.txt"
+    if own.is_file():
+        # a library whose own build cannot cross-compile (libf2c's makefile.u runs a program it
+        # has just built) has a CMake build in its recipe, put at the top of its source tree
+        shutil.copyfile(own, tc.source_dir(recipe) / "CMakeLists.txt")
     build = tc.build_dir(recipe)
     shutil.rmtree(build, ignore_errors=True)
     build.mkdir(parents=True)

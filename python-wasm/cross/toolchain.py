@@ -12,7 +12,8 @@ W/recipes for the same reason.
     W/hostvenv     the build tools (versions.toml [build-tools]), by sha256
     W/deps         the C libraries' install (DESTDIR; their prefix is /usr): recipes with a
                    [source] debian, and the interpreter's own zlib
-    W/bin          wasi-cc, wasi-c++, one `python-wasi-<recipe>` per recipe
+    W/bin          wasi-cc, wasi-c++, wasi-f77 (f2c posing as GNU Fortran) and its f2c/,
+                   one `python-wasi-<recipe>` per recipe
     W/src/<name>-<version>, W/build-<name>, W/install-<name>, W/out-<name>: a recipe's tree
     W/stage        what the interpreter takes (stage.py)
 """
@@ -37,7 +38,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 LLVM = versions()["debian"]["llvm"]  # "19"
 LLVM_UPSTREAM = versions()["debian"]["clang"].split(":")[-1].split("-")[0]  # "19.1.7"
 HOSTPY = "python3.11"
-JOBS = os.cpu_count() or 2
+# make/ninja -j: $JOBS, as build.sh takes it, or the machine's cores
+JOBS = int(os.environ.get("JOBS") or os.cpu_count() or 2)
 
 # The flags every compile gets. -D_WASI_EMULATED_*: as CPython's build (build.sh CFLAGS_WASM).
 # setjmp/longjmp over WebAssembly exceptions (sysroot/setjmp.h), and C++ exceptions: WebAssembly's
@@ -196,6 +198,7 @@ class Toolchain:
             "WASI_SYSROOT": str(self.sysroot),
             "WASI_LLVM": str(self.llvm),
             "WASI_SYMBOLS": str(self.recipe_dir(recipe) / "symbols"),
+            "WASI_DEPS": str(self.deps),  # wasi-f77 links libf2c from there
             "PATH": path,
             "PKG_CONFIG_LIBDIR": f"{self.deps}/usr/lib/pkgconfig:{self.work}/pc",
             "PKG_CONFIG_PATH": "",
@@ -246,12 +249,26 @@ class Toolchain:
         self._sysroot()
         self._cpy()
         self._zlib()
-        self.bin.mkdir(parents=True, exist_ok=True)
-        for name in ("wasi-cc", "wasi-c++"):
-            shutil.copyfile(HERE / "wasi-cc", self.bin / name)
-            (self.bin / name).chmod(0o755)
+        self.wrappers()
         (self.work / "pyhook").mkdir(exist_ok=True)
         shutil.copyfile(HERE / "sitecustomize.py", self.work / "pyhook" / "sitecustomize.py")
+
+    def wrappers(self) -> None:
+        """The compiler wrappers in W/bin: wasi-cc (also as wasi-c++), and wasi-f77 with its
+        f2c/ (f2c.h, the Fortran 90 rewrites) beside it. Copied on every run, so an edit of
+        one takes effect in a work directory made before it."""
+        self.bin.mkdir(parents=True, exist_ok=True)
+        for name, source in (
+            ("wasi-cc", "wasi-cc"),
+            ("wasi-c++", "wasi-cc"),
+            ("wasi-f77", "wasi-f77"),
+        ):
+            shutil.copyfile(HERE / source, self.bin / name)
+            (self.bin / name).chmod(0o755)
+        shutil.rmtree(self.bin / "f2c", ignore_errors=True)
+        shutil.copytree(
+            HERE / "f2c", self.bin / "f2c", ignore=shutil.ignore_patterns("__pycache__")
+        )
 
     def copy_recipes(self) -> None:
         """The recipes as the build sees them, under W (so their paths are written /build)."""
@@ -557,11 +574,14 @@ class Toolchain:
         def array(flags: list[str]) -> str:
             return ", ".join(f"'{f}'" for f in flags)
 
+        # Fortran (wasi-f77) is there for every recipe: meson looks at it only in a project that
+        # adds the language, and compiles Fortran with the C flags, f2c's output being C.
         cross = self.cross_file(recipe)
         cross.write_text(
             f"""[binaries]
 c = '{self.bin}/wasi-cc'
 cpp = '{self.bin}/wasi-c++'
+fortran = '{self.bin}/wasi-f77'
 ar = '{self.llvm}/llvm-ar'
 ranlib = '{self.llvm}/llvm-ranlib'
 strip = '{self.llvm}/llvm-strip'
@@ -579,8 +599,10 @@ pkg_config_libdir = ['{self.deps}/usr/lib/pkgconfig', '{self.work}/pc']
 [built-in options]
 c_args = [{array(self.cflags(recipe))}]
 cpp_args = [{array(self.cxxflags(recipe))}]
+fortran_args = [{array(self.cflags(recipe))}]
 c_link_args = [{array(_LDFLAGS)}]
 cpp_link_args = [{array(_LDFLAGS)}]
+fortran_link_args = [{array(_LDFLAGS)}]
 
 [host_machine]
 system = 'wasi'

@@ -66,7 +66,16 @@ backend = "{backend}"
 """
 
 PACKAGES = ["numpy", "pandas", "lxml", "pillow", "kiwisolver", "contourpy", "matplotlib"]
-LIBRARIES = ["libxml2", "libxslt", "libjpeg-turbo", "freetype", "libwebp", "libtiff", "qhull"]
+LIBRARIES = [
+    "libxml2",
+    "libxslt",
+    "libjpeg-turbo",
+    "freetype",
+    "libwebp",
+    "libtiff",
+    "qhull",
+    "libf2c",
+]
 # C libraries whose source is in an sdist (no Debian source package carries it)
 SDIST_LIBRARIES = ["openblas"]
 
