@@ -82,9 +82,9 @@ KERNELS: dict[str, tuple[str, str, int]] = {
         "a @ b",
         7,
     ),
-    "solve_300": (
-        "rng = np.random.default_rng(0)\na = rng.random((300, 300)) + 300 * np.eye(300)\n"
-        "b = rng.random(300)\n",
+    "solve_500": (
+        "rng = np.random.default_rng(0)\na = rng.random((500, 500)) + 500 * np.eye(500)\n"
+        "b = rng.random(500)\n",
         "np.linalg.solve(a, b)",
         7,
     ),

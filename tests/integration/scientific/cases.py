@@ -3,8 +3,9 @@
 Each case is the kind of code a model writes in a data-analysis tool call: its own imports,
 seeded randomness, results printed. Outputs are deterministic (no times, addresses, "now", set
 order of strings); files go in the current directory under a name unique to the case. Results of
-BLAS/LAPACK and of transcendental functions are rounded (native numpy uses OpenBLAS and SIMD
-math, the guest lapack_lite and libm: the last bits may differ, the values may not). A case may
+BLAS/LAPACK and of transcendental functions are rounded (native numpy uses OpenBLAS's kernels for
+the host's CPU and SIMD math, the guest OpenBLAS's generic kernels and libm: the last bits may
+differ, the values may not). A case may
 raise on purpose: the runner records the exception.
 """
 

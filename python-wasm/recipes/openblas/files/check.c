@@ -1,7 +1,8 @@
 /* Cove: a check of OpenBLAS's level-3 routines as built for wasm32 (patches/0002's DGEMM
  * kernel above all): dgemm in its four transpositions, dsyrk, dtrmm and dtrsm on odd shapes
  * (the kernel's edges), against plain loops; prints "all ok" and exits 0, or says what is off.
- * Not run by the build yet (numpy's relink, issue 29, brings the guest's own tests); by hand:
+ * Run by hand when the kernel changes (tests/integration/test_blas.py checks numpy's products and
+ * solves across OpenBLAS's blocks against native ones in the guest):
  *   clang-19 --target=wasm32-wasi --sysroot=W/sysroot -O2 check.c W/deps/usr/lib/libopenblas.a \
  *     -lwasi-emulated-mman <compiler-rt builtins for wasm32> -o check.wasm
  * and run check.wasm with any WASI runtime (wasmtime-py: a Linker with define_wasi()). */
