@@ -319,12 +319,25 @@ def test_a_host_call_past_the_deadline_interrupts_the_call_though_the_epoch_lags
     assert b"ran on past the deadline" not in response
 
 
+async def _start_bytes(settings: cove.PoolSettings) -> int:
+    """The guest memory every interpreter starts with (the snapshot's)."""
+    async with cove.Pool(settings) as probe:
+        return probe.engine.initial_memory_bytes
+
+
+def _mib(n: int) -> int:
+    """`n` bytes rounded up to whole MiB (as COVE_MEMORY_MB gives limits)."""
+    return -(-n // (1 << 20)) << 20
+
+
 async def test_nested_python_shares_the_session_memory_limit(
     settings: cove.PoolSettings,
 ) -> None:
-    # Each interpreter starts with the snapshot's ~46 MiB: 192 MiB leaves the nested one ~86 MiB
-    # after the caller's 60, too little for its 80.
-    async with cove.Pool(_with_limits(settings, memory_bytes=192 << 20)) as pool:
+    # Room for the caller (its start and its 60 MiB) and for a nested interpreter's start, and
+    # 40 MiB more: too little for the nested program's 80.
+    start = await _start_bytes(settings)
+    limit = _mib(2 * start + (60 << 20) + (40 << 20))
+    async with cove.Pool(_with_limits(settings, memory_bytes=limit)) as pool:
         session = await pool.create_session()
         result = await session.run_code(
             "import _cove, json\n"
@@ -349,7 +362,10 @@ async def test_nested_python_shares_the_session_memory_limit(
 async def test_nested_python_without_room_for_an_interpreter_says_so(
     settings: cove.PoolSettings,
 ) -> None:
-    async with cove.Pool(_with_limits(settings, memory_bytes=128 << 20)) as pool:
+    # room for the caller's start and its 60 MiB, and 8 MiB more: not for another start
+    start = await _start_bytes(settings)
+    limit = _mib(start + (68 << 20))
+    async with cove.Pool(_with_limits(settings, memory_bytes=limit)) as pool:
         session = await pool.create_session()
         result = await session.run_code(
             "import _cove, json\n"
@@ -360,7 +376,7 @@ async def test_nested_python_without_room_for_an_interpreter_says_so(
         assert result.stdout.startswith("not enough memory left for another interpreter ("), (
             result.stderr
         )
-        assert result.stdout.rstrip().endswith("of the session's 128 MiB limit)")
+        assert result.stdout.rstrip().endswith(f"of the session's {limit >> 20} MiB limit)")
         assert (await session.run_code("print(len(mine))")).stdout == f"{60 << 20}\n"
 
 
