@@ -19,10 +19,10 @@ from .toolchain import JOBS, Toolchain, run
 
 
 def _meson(tc: Toolchain, recipe: Recipe, src: pathlib.Path) -> list[str]:
-    python = str(tc.venv / "bin" / "python")
+    python = str(tc.venv_of(recipe) / "bin" / "python")
     if recipe.meson:
         return [python, str(src / recipe.meson)]
-    return [str(tc.venv / "bin" / "meson")]
+    return [str(tc.venv_of(recipe) / "bin" / "meson")]
 
 
 def configure(tc: Toolchain, recipe: Recipe) -> None:

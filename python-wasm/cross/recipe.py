@@ -237,5 +237,32 @@ def load_all(root: pathlib.Path = RECIPES) -> dict[str, Recipe]:
 
 
 def versions(path: pathlib.Path = VERSIONS) -> dict[str, dict[str, str]]:
+    """versions.toml's flat tables (section -> name -> value): every table but
+    [recipe-build-tools], which tool_pins() reads."""
     data = tomllib.loads(path.read_text())
-    return {section: dict(table) for section, table in data.items()}
+    return {
+        section: dict(table) for section, table in data.items() if section != "recipe-build-tools"
+    }
+
+
+def _project(wheel: str) -> str:
+    """A wheel file's project, normalized as PEP 503 does (meson_python and meson-python)."""
+    return re.sub(r"[-_.]+", "-", wheel.split("-")[0]).lower()
+
+
+def tool_pins(recipe: str | None = None, path: pathlib.Path = VERSIONS) -> dict[str, str]:
+    """The build tools a recipe builds with, wheel file -> sha256: versions.toml's
+    [build-tools], with the recipe's own [recipe-build-tools.<recipe>] wheels in place of the
+    same projects' (scipy needs a newer meson than pandas' pin) and added to them."""
+    data = tomllib.loads(path.read_text())
+    pins = dict(data["build-tools"])
+    own = dict(data.get("recipe-build-tools", {}).get(recipe, {})) if recipe else {}
+    replaced = {_project(w) for w in own}
+    pins = {w: d for w, d in pins.items() if _project(w) not in replaced}
+    pins.update(own)
+    return pins
+
+
+def has_own_tools(recipe: str, path: pathlib.Path = VERSIONS) -> bool:
+    """Whether versions.toml gives the recipe build tools of its own."""
+    return bool(tomllib.loads(path.read_text()).get("recipe-build-tools", {}).get(recipe))

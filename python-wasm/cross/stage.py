@@ -27,7 +27,7 @@ import json
 import pathlib
 import shutil
 
-from .recipe import Recipe, versions
+from .recipe import Recipe, tool_pins
 from .toolchain import Toolchain
 
 # Never staged: the guest imports none of it, or cannot use it.
@@ -149,7 +149,7 @@ def combine(tc: Toolchain, recipes: list[Recipe]) -> None:
     rows: list[str] = []
     links: list[str] = []
     built, libraries = {}, {}
-    inputs = dict(versions()["build-tools"])
+    inputs = tool_pins()
     for r in recipes:
         if r.library:
             if not (stage / r.name / "library.json").is_file():
@@ -185,6 +185,7 @@ def combine(tc: Toolchain, recipes: list[Recipe]) -> None:
             "keep": kept(r),
         }
         inputs[r.sdist] = r.sdist_sha256
+        inputs.update(tool_pins(r.name))  # a recipe's own build tools, if it has any
     (stage / "modules.tsv").write_text("".join(f"{row}\n" for row in sorted(rows)))
     (stage / "link.txt").write_text("".join(f"{line}\n" for line in links))
     (stage / "built.json").write_text(json.dumps(built, indent=2, sort_keys=True) + "\n")

@@ -9,7 +9,8 @@ W/recipes for the same reason.
     W/sysroot      Debian's wasi-libc, libc++/libc++abi/libunwind with exceptions (built from the
                    pinned LLVM source), setjmp.h and libsetjmp.a
     W/cpy          the cross CPython as an extension sees it: headers, pyconfig.h, sysconfigdata
-    W/hostvenv     the build tools (versions.toml [build-tools]), by sha256
+    W/hostvenv     the build tools (versions.toml [build-tools]), by sha256; a recipe with tools
+                   of its own ([recipe-build-tools.<name>]) has W/hostvenv-<name>
     W/deps         the C libraries' install (DESTDIR; their prefix is /usr): recipes with a
                    [source] debian, and the interpreter's own zlib
     W/bin          wasi-cc, wasi-c++, wasi-f77 (f2c posing as GNU Fortran) and its f2c/,
@@ -32,7 +33,7 @@ import sys
 import urllib.parse
 import urllib.request
 
-from .recipe import RECIPES, Recipe, versions
+from .recipe import RECIPES, Recipe, has_own_tools, tool_pins, versions
 
 HERE = pathlib.Path(__file__).resolve().parent
 LLVM = versions()["debian"]["llvm"]  # "19"
@@ -152,6 +153,15 @@ class Toolchain:
     def venv(self) -> pathlib.Path:
         return self.work / "hostvenv"
 
+    def venv_of(self, recipe: Recipe) -> pathlib.Path:
+        """The venv of the build tools `recipe` builds with: the shared one, or its own (made
+        when first asked for, anew when its pins change)."""
+        if not has_own_tools(recipe.name):
+            return self.venv
+        own = self.work / f"hostvenv-{recipe.name}"
+        self._hostvenv(own, tool_pins(recipe.name))
+        return own
+
     @property
     def bin(self) -> pathlib.Path:
         return self.work / "bin"
@@ -192,7 +202,8 @@ class Toolchain:
     def env(self, recipe: Recipe) -> dict[str, str]:
         """The environment of a recipe's configure and compile: wasi-cc's settings, PATH, and
         pkg-config looking only at the C libraries built here (never the host's)."""
-        path = f"{self.work / f'bin-{recipe.name}'}:{self.venv / 'bin'}:{os.environ['PATH']}"
+        tools = self.venv_of(recipe) / "bin"
+        path = f"{self.work / f'bin-{recipe.name}'}:{tools}:{os.environ['PATH']}"
         return {
             **os.environ,
             "WASI_SYSROOT": str(self.sysroot),
@@ -473,8 +484,7 @@ class Toolchain:
             "Libs: -L${libdir} -lz\nCflags: -I${includedir}\n"
         )
 
-    def _hostvenv(self) -> None:
-        pins = versions()["build-tools"]
+    def _hostvenv(self, venv: pathlib.Path, pins: dict[str, str]) -> None:
         self.downloads.mkdir(parents=True, exist_ok=True)
         if any(not (self.downloads / n).is_file() for n in pins):
             specs = [_wheel_spec(n) for n in pins]
@@ -502,14 +512,14 @@ class Toolchain:
         for name, digest in pins.items():
             check_sha256(self.downloads / name, digest)
         # the venv is made anew when the pins change
-        stamp = self.venv / "pins.txt"
+        stamp = venv / "pins.txt"
         listed = "".join(f"{d}  {n}\n" for n, d in sorted(pins.items()))
         if stamp.is_file() and stamp.read_text() == listed:
             return
-        shutil.rmtree(self.venv, ignore_errors=True)
-        run(HOSTPY, "-m", "venv", self.venv)
+        shutil.rmtree(venv, ignore_errors=True)
+        run(HOSTPY, "-m", "venv", venv)
         run(
-            self.venv / "bin" / "pip",
+            venv / "bin" / "pip",
             "install",
             "-q",
             "--no-index",
@@ -520,7 +530,7 @@ class Toolchain:
 
     def tools(self) -> None:
         """The build tools' venv, made anew when their pins change (every run checks)."""
-        self._hostvenv()
+        self._hostvenv(self.venv, tool_pins())
         self._pybind11()
 
     def _pybind11(self) -> None:
@@ -546,7 +556,7 @@ class Toolchain:
             "export _PYTHON_SYSCONFIGDATA_NAME=_sysconfigdata__wasi_wasm32-wasi\n"
             f"export PYTHONPATH={pythonpath}${{PYTHONPATH:+:$PYTHONPATH}}\n"
             f"export WASI_PY_INCLUDE={self.cpy}/include/python3.11 WASI_PY_LIBPC={self.work}/pc\n"
-            f'exec {self.venv}/bin/python "$@"\n'
+            f'exec {self.venv_of(recipe)}/bin/python "$@"\n'
         )
         python.chmod(0o755)
         # cython (run_cython.py says why it names files relative to these directories), with the
@@ -566,7 +576,7 @@ class Toolchain:
         cython.parent.mkdir(parents=True, exist_ok=True)
         cython.write_text(
             "#!/bin/sh\n"
-            f"exec {self.venv}/bin/python {HERE}/run_cython.py"
+            f"exec {self.venv_of(recipe)}/bin/python {HERE}/run_cython.py"
             f' "{self.work}" {bases} --{includes} "$@"\n'
         )
         cython.chmod(0o755)

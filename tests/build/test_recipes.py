@@ -17,7 +17,7 @@ import pytest
 from tests.support.recipes import PYTHON_WASM, RECIPES, versions
 
 from cross import collect, methdefs, stage  # isort: skip  (on sys.path through tests.support)
-from cross.recipe import Recipe, RecipeError, load, load_all  # isort: skip
+from cross.recipe import Recipe, RecipeError, load, load_all, tool_pins  # isort: skip
 from cross.toolchain import Toolchain  # isort: skip
 
 ROOT = PYTHON_WASM.parent
@@ -177,6 +177,40 @@ def test_every_patch_names_the_upstream_change_it_corresponds_to() -> None:
         for patch in recipe.patches:
             head = patch.read_text().split("\n---", 1)[0]
             assert re.search(r"^Upstream:", head, re.M), f"{patch}: no `Upstream:` line"
+
+
+def test_a_recipe_s_own_build_tools_replace_the_same_projects_and_add_the_rest(
+    tmp_path: pathlib.Path,
+) -> None:
+    pins = tmp_path / "versions.toml"
+    pins.write_text(
+        '[build-tools]\n"meson-1.2.1-py3-none-any.whl" = "a"\n'
+        '"meson_python-0.13.1-py3-none-any.whl" = "b"\n"Cython-3.0.12-cp311.whl" = "c"\n'
+        '[recipe-build-tools.scipy]\n"meson-1.5.2-py3-none-any.whl" = "d"\n'
+        '"Meson_Python-0.17.1-py3-none-any.whl" = "e"\n"numpy-2.2.6-cp311.whl" = "f"\n'
+    )
+    shared = {
+        "meson-1.2.1-py3-none-any.whl": "a",
+        "meson_python-0.13.1-py3-none-any.whl": "b",
+        "Cython-3.0.12-cp311.whl": "c",
+    }
+    assert tool_pins(None, pins) == shared
+    assert tool_pins("pandas", pins) == shared
+    # a wheel's project is the file name's first part, compared as PEP 503 normalizes it:
+    # Meson_Python is meson_python, and neither is meson
+    assert tool_pins("scipy", pins) == {
+        "Cython-3.0.12-cp311.whl": "c",
+        "meson-1.5.2-py3-none-any.whl": "d",
+        "Meson_Python-0.17.1-py3-none-any.whl": "e",
+        "numpy-2.2.6-cp311.whl": "f",
+    }
+    # the flat tables stay flat
+    assert "recipe-build-tools" not in versions(pins)
+
+
+def test_every_recipe_with_build_tools_of_its_own_is_a_recipe() -> None:
+    own = tomllib.loads((PYTHON_WASM / "versions.toml").read_text()).get("recipe-build-tools", {})
+    assert set(own) <= set(RECIPES)
 
 
 def test_build_sh_takes_its_versions_from_versions_toml() -> None:
