@@ -10,7 +10,9 @@ modules, then once per module in a fresh session, printing the module's result a
 into each session's workspace and into a native scratch directory alike), and `suite-packages`
 (pure-Python test tools such as pytest, which the guest does not have: copied from this venv,
 at the versions the dev dependencies pin, into `suite-site/` of both, which the script puts
-first on sys.path, so both sides run the same tools).
+first on sys.path, so both sides run the same tools). A suite under pytest gets, there too,
+cove_suite (suite_pytest.py): the running of one module and the JSON it prints, which the
+recipes' scripts share.
 
 The report gives, per module, what ran, was skipped, failed and errored in the guest and
 natively, and every test that fails in the guest but not natively, with the last line of its
@@ -46,7 +48,18 @@ def _files(tc: Toolchain, recipe: Recipe) -> dict[str, bytes]:
                     found[file.relative_to(src).as_posix()] = file.read_bytes()
     for name in recipe.suite_packages:
         found.update(_package(name))
+    found.update(_shared(recipe))
     return found
+
+
+def _shared(recipe: Recipe) -> dict[str, bytes]:
+    """What the recipes' suite scripts share: for a suite under pytest, cove_suite, its pytest
+    side (suite_pytest.py says what it does), in suite-site/."""
+    if "pytest" not in recipe.suite_packages:
+        return {}
+    return {
+        "suite-site/cove_suite.py": (pathlib.Path(__file__).parent / "suite_pytest.py").read_bytes()
+    }
 
 
 def _package(name: str) -> dict[str, bytes]:

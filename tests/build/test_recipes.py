@@ -395,6 +395,19 @@ def test_the_method_table_check_finds_a_flag_signature_mismatch(tmp_path: pathli
     assert "bad -> bad flags [METH_VARARGS | METH_KEYWORDS] wants 3 params" in found[0]
 
 
+def test_a_suite_under_pytest_gets_the_shared_runner_and_others_do_not() -> None:
+    from cross import suite  # isort: skip  (imports cove lazily, at run time)
+
+    for name in ("numpy", "pillow", "matplotlib"):
+        shared = suite._shared(RECIPES[name])
+        assert list(shared) == ["suite-site/cove_suite.py"]
+        # and the recipe's script uses it
+        script = (RECIPES[name].directory / "files" / str(RECIPES[name].suite)).read_text()
+        assert "cove_suite.run(MODULE" in script
+    assert b"def run(module: str, args: list[str]" in shared["suite-site/cove_suite.py"]
+    assert suite._shared(RECIPES["lxml"]) == {}  # unittest: nothing of pytest's
+
+
 def test_a_suites_test_tools_are_copied_from_the_venv_and_must_be_pure_python() -> None:
     from cross import suite  # isort: skip  (imports cove lazily, at run time)
 

@@ -35,12 +35,9 @@
 # is "wasm32" in the guest: those apply there). PDF, SVG and EPS comparisons are skipped on
 # both sides (no Ghostscript, no Inkscape), as are the usetex and pgf tests (no TeX).
 #
-# Output capture is pytest's `sys` kind: the guest has no dup(), which the default `fd` kind
-# needs, as does the faulthandler plugin (off; a crash is the call's outcome anyway); the
-# logging plugin writes to /dev/null unless given a file, and the guest has no /dev/null; the
-# cache plugin is off (it would write .pytest_cache). Plugins installed in the venv are not
-# loaded (PYTEST_DISABLE_PLUGIN_AUTOLOAD), so both sides run pytest's own plugins only.
-import gc
+# How pytest runs and what the result says is cove_suite's, the pytest side the suite scripts
+# share (cross/suite_pytest.py, in suite-site/). Plugins installed in the venv are not loaded
+# (PYTEST_DISABLE_PLUGIN_AUTOLOAD), so both sides run pytest's own plugins only.
 import json
 import os
 import sys
@@ -94,6 +91,7 @@ if MODULE is None:
     print(json.dumps(names))
 else:
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    import cove_suite
     import pytest
 
     tests = {f"{p}.tests": os.path.join(directory(p), "tests") for p in PACKAGES}
@@ -104,17 +102,6 @@ else:
     sys.path.insert(0, os.path.abspath("suite-child"))
     import sitecustomize  # noqa: F401  (the finder, in this process too)
 
-    out = {"run": 0, "skipped": 0, "failures": [], "errors": []}
-    seen = set()
-    reasons = out["skip_reasons"] = {}  # reason: tests (the runner reads only the counts)
-
-    def last_line(report):
-        crash = getattr(report.longrepr, "reprcrash", None)  # "OSError: [Errno 58] ..."
-        if crash is not None:
-            return crash.message.splitlines()[0][:300] if crash.message else report.outcome
-        lines = [line for line in str(report.longreprtext).splitlines() if line.strip()]
-        return lines[-1][:300] if lines else report.outcome
-
     # Tests that wait for a threading.Timer to press a key or a button while they block: the
     # guest runs a thread's run() to completion in start() (cove_guest.sandbox.threads), so
     # the press comes before the wait and the wait never ends; each fails at once in the
@@ -122,37 +109,11 @@ else:
     BLOCKS = {"lib/matplotlib/tests/test_figure.py::test_waitforbuttonpress"}
     BLOCKED = "blocks until the time limit: needs a Timer thread to run alongside it"
 
-    class Collect:
+    class Blocks:
         @pytest.hookimpl(tryfirst=True)
         def pytest_runtest_call(self, item):
             if sys.platform == "wasi" and item.nodeid in BLOCKS:
                 raise RuntimeError(BLOCKED)
-
-        def pytest_collectreport(self, report):
-            if report.failed:
-                out["errors"].append([report.nodeid or MODULE, last_line(report)])
-
-        def pytest_runtest_logreport(self, report):
-            if report.when == "setup":
-                out["run"] += 1
-            if report.when == "teardown" and report.nodeid in seen:
-                # a failed test's frames outlive it: pytest keeps the last failure's traceback
-                # for post-mortem debugging, and the failure's traceback, frames and
-                # pytest.raises context make a cycle that only the collector frees, which the
-                # next test's C++ allocations do not set off. After a test that ran out of the
-                # guest's 2 GiB (test_agg's and test_simplification's ~2 GB renderers), that
-                # memory would be held through the next tests, which would fail for want of it
-                sys.last_type = sys.last_value = sys.last_traceback = None
-                gc.collect()
-            xfail = hasattr(report, "wasxfail")
-            if report.skipped and not xfail:
-                out["skipped"] += 1
-                reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
-                reasons[reason[:120]] = reasons.get(reason[:120], 0) + 1
-            elif report.failed and report.nodeid not in seen:  # once a test (setup, teardown)
-                seen.add(report.nodeid)
-                kind = "failures" if report.when == "call" else "errors"
-                out[kind].append([report.nodeid, last_line(report)])
 
     path = os.path.join("lib", *MODULE.split(".")) + ".py"
     imports = ["--import-mode=importlib", "-o", "consider_namespace_packages=true"]
@@ -166,11 +127,4 @@ else:
         "ignore:'mode' parameter is deprecated:DeprecationWarning",
     ]
     tools = [arg for action in newer for arg in ("-W", action)]
-    off = ["-p", "no:cacheprovider", "-p", "no:faulthandler", "-o", "log_file=pytest.log"]
-    # --basetemp: pytest's own temporary directory would be named by os.getuid(), which WASI
-    # does not have
-    args = [path, "-q", "--capture=sys", "--basetemp=pytest-tmp", *imports, *tools, *off]
-    code = pytest.main(args, plugins=[Collect()])
-    if code not in (0, 1, 5) and not out["errors"]:  # 5: nothing collected
-        out["errors"].append([MODULE, f"pytest exited with {code!r}"])
-    print(json.dumps(out))
+    cove_suite.run(MODULE, [path, *imports, *tools], plugins=[Blocks()])

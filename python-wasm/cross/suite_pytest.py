@@ -1,0 +1,88 @@
+# The pytest side the recipes' suite scripts share (numpy's, Pillow's, matplotlib's): run one
+# test module and print its result as JSON, the way cross/suite.py reads it. cross/suite.py
+# copies this file into suite-site/ as cove_suite.py, next to pytest itself, for a recipe whose
+# suite-packages include pytest; it runs in a Cove session and natively alike, so it imports
+# nothing but pytest and the standard library.
+#
+# The result: tests run (skipped ones included), skipped, and each failure and error with the
+# last line of its report (once a test: setup, call or teardown), plus the skip reasons (for
+# reading; the runner reads only the counts). Output capture is pytest's `sys` kind: the guest
+# has no dup(), which the default `fd` kind needs, as does the faulthandler plugin (off; a
+# crash is the call's outcome anyway); the logging plugin writes to pytest.log; the cache
+# plugin is off (it would write .pytest_cache); --basetemp, because pytest's own temporary
+# directory would be named by os.getuid(), which WASI does not have.
+from __future__ import annotations
+
+import gc
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+OFF = ["-p", "no:cacheprovider", "-p", "no:faulthandler", "-o", "log_file=pytest.log"]
+
+
+def last_line(report: Any) -> str:
+    crash = getattr(report.longrepr, "reprcrash", None)  # "OSError: [Errno 58] ..."
+    if crash is not None:
+        return str(crash.message.splitlines()[0][:300] if crash.message else report.outcome)
+    lines = [line for line in str(report.longreprtext).splitlines() if line.strip()]
+    return lines[-1][:300] if lines else str(report.outcome)
+
+
+class Results:
+    """A pytest plugin that counts what a module's run did."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self.run = self.skipped = 0
+        self.failures: list[list[str]] = []
+        self.errors: list[list[str]] = []
+        self.skip_reasons: dict[str, int] = {}  # reason: tests (the runner reads the counts)
+        self.seen: set[str] = set()
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "run": self.run,
+            "skipped": self.skipped,
+            "failures": self.failures,
+            "errors": self.errors,
+            "skip_reasons": self.skip_reasons,
+        }
+
+    def pytest_collectreport(self, report: Any) -> None:
+        if report.failed:
+            self.errors.append([report.nodeid or self.module, last_line(report)])
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if report.when == "setup":
+            self.run += 1
+        if report.when == "teardown" and report.nodeid in self.seen:
+            # a failed test's frames outlive it: pytest keeps the last failure's traceback for
+            # post-mortem debugging, and the failure's traceback, frames and pytest.raises
+            # context make a cycle only the collector frees. After a test that ran out of the
+            # guest's memory, that memory would be held through the next tests
+            sys.last_type = sys.last_value = sys.last_traceback = None
+            gc.collect()
+        if report.skipped and not hasattr(report, "wasxfail"):
+            self.skipped += 1
+            reason = str(report.longrepr[-1])[:120] if isinstance(report.longrepr, tuple) else ""
+            self.skip_reasons[reason] = self.skip_reasons.get(reason, 0) + 1
+        elif report.failed and report.nodeid not in self.seen:
+            self.seen.add(report.nodeid)
+            kind = self.failures if report.when == "call" else self.errors
+            kind.append([report.nodeid, last_line(report)])
+
+
+def run(module: str, args: list[str], plugins: Iterable[object] = ()) -> None:
+    """Run pytest on `args` (the module's file first) with `plugins`; print the result."""
+    results = Results(module)
+    code = pytest.main(
+        [*args, "-q", "--capture=sys", "--basetemp=pytest-tmp", *OFF],
+        plugins=[results, *plugins],
+    )
+    if code not in (0, 1, 5) and not results.errors:  # 5: nothing collected
+        results.errors.append([module, f"pytest exited with {code!r}"])
+    print(json.dumps(results.result()))
