@@ -250,19 +250,19 @@ def _project(wheel: str) -> str:
     return re.sub(r"[-_.]+", "-", wheel.split("-")[0]).lower()
 
 
+def recipe_tools(path: pathlib.Path = VERSIONS) -> dict[str, dict[str, str]]:
+    """versions.toml's [recipe-build-tools]: recipe -> its own build tools' wheels -> sha256."""
+    table = tomllib.loads(path.read_text()).get("recipe-build-tools", {})
+    return {name: dict(wheels) for name, wheels in table.items()}
+
+
 def tool_pins(recipe: str | None = None, path: pathlib.Path = VERSIONS) -> dict[str, str]:
     """The build tools a recipe builds with, wheel file -> sha256: versions.toml's
     [build-tools], with the recipe's own [recipe-build-tools.<recipe>] wheels in place of the
     same projects' (scipy needs a newer meson than pandas' pin) and added to them."""
-    data = tomllib.loads(path.read_text())
-    pins = dict(data["build-tools"])
-    own = dict(data.get("recipe-build-tools", {}).get(recipe, {})) if recipe else {}
+    pins = dict(versions(path)["build-tools"])
+    own = recipe_tools(path).get(recipe, {}) if recipe else {}
     replaced = {_project(w) for w in own}
     pins = {w: d for w, d in pins.items() if _project(w) not in replaced}
     pins.update(own)
     return pins
-
-
-def has_own_tools(recipe: str, path: pathlib.Path = VERSIONS) -> bool:
-    """Whether versions.toml gives the recipe build tools of its own."""
-    return bool(tomllib.loads(path.read_text()).get("recipe-build-tools", {}).get(recipe))

@@ -33,7 +33,7 @@ import sys
 import urllib.parse
 import urllib.request
 
-from .recipe import RECIPES, Recipe, has_own_tools, tool_pins, versions
+from .recipe import RECIPES, Recipe, recipe_tools, tool_pins, versions
 
 HERE = pathlib.Path(__file__).resolve().parent
 LLVM = versions()["debian"]["llvm"]  # "19"
@@ -154,13 +154,11 @@ class Toolchain:
         return self.work / "hostvenv"
 
     def venv_of(self, recipe: Recipe) -> pathlib.Path:
-        """The venv of the build tools `recipe` builds with: the shared one, or its own (made
-        when first asked for, anew when its pins change)."""
-        if not has_own_tools(recipe.name):
-            return self.venv
-        own = self.work / f"hostvenv-{recipe.name}"
-        self._hostvenv(own, tool_pins(recipe.name))
-        return own
+        """The venv of the build tools `recipe` builds with: the shared one, or its own
+        (tools() makes both)."""
+        if recipe.name in recipe_tools():
+            return self.work / f"hostvenv-{recipe.name}"
+        return self.venv
 
     @property
     def bin(self) -> pathlib.Path:
@@ -529,8 +527,11 @@ class Toolchain:
         stamp.write_text(listed)
 
     def tools(self) -> None:
-        """The build tools' venv, made anew when their pins change (every run checks)."""
+        """The build tools' venvs, the shared one and those of the recipes with tools of their
+        own, each made anew when its pins change (every run checks)."""
         self._hostvenv(self.venv, tool_pins())
+        for name in recipe_tools():
+            self._hostvenv(self.work / f"hostvenv-{name}", tool_pins(name))
         self._pybind11()
 
     def _pybind11(self) -> None:
