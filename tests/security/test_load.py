@@ -23,7 +23,10 @@ def _exec(code: str, timeout: int = 30) -> dict[str, object]:
 
 
 async def _load(base_url: str, sessions: int, calls: int) -> tuple[int, list[str]]:
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    # The client lets an idle connection go well before the server's keep-alive timeout (5 s,
+    # httpx's default expiry too): at equal timeouts a request sent as the server closes the
+    # connection is reset (httpx.ReadError), a race of HTTP/1.1 that docs/deploy.md describes.
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64, keepalive_expiry=2)
     problems: list[str] = []
     done = 0
     async with httpx.AsyncClient(base_url=base_url, timeout=300, limits=limits) as client:
