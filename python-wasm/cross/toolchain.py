@@ -293,6 +293,11 @@ class Toolchain:
         (self.sysroot / "lib").mkdir(parents=True)
         run("cp", "-a", "/usr/include/wasm32-wasi", self.sysroot / "include/")
         run("cp", "-a", "/usr/lib/wasm32-wasi", self.sysroot / "lib/")
+        # libc++'s <filesystem> includes <sys/statvfs.h>, which this wasi-libc lacks.
+        shutil.copy2(
+            HERE / "sysroot" / "sys" / "statvfs.h",
+            self.sysroot / "include" / "wasm32-wasi" / "sys" / "statvfs.h",
+        )
         prefix = self._cxxrt()
         include = self.sysroot / "include" / "wasm32-wasi"
         (include / "c++").mkdir(exist_ok=True)
@@ -321,7 +326,10 @@ class Toolchain:
         """libc++, libc++abi and libunwind 19 with WebAssembly exceptions, from the pinned
         llvm-toolchain-19 source (build.sh's `sources` step fetched it), with Debian's own
         options for its wasm32 libc++ (debian/rules, build-wasm/libcxx-%-wasi: ABI version 2,
-        no threads, no filesystem, static) but exceptions on and LLVM's unwinder. Debian's
+        static) but exceptions on and LLVM's unwinder, <fstream> and <filesystem> on (WASI
+        has files; scipy's HiGHS writes them), and threads on over a thread support of Cove's
+        for an instance's one thread (sysroot/threading/__external_threading: a mutex locks,
+        a thread cannot start), where Debian's has no threads (scipy's C++ locks mutexes). Debian's
         libc++abi-19-dev-wasm32 has no exception support. Returns the install prefix."""
         tarball = self.cpython / "src" / f"llvm-toolchain-{LLVM}_{LLVM_UPSTREAM}.orig.tar.xz"
         pinned = _sources_sha256()[tarball.name]
@@ -350,18 +358,23 @@ class Toolchain:
             *[f"{top}/{d}" for d in parts],
         )
 
-        with (HERE / "patches" / "llvm-libunwind-assembly-wasm.patch").open("rb") as f:
-            subprocess.run(["patch", "-p1", "-s", "-f"], stdin=f, cwd=src, check=True)
+        for patch in sorted((HERE / "patches").glob("llvm-*.patch")):
+            with patch.open("rb") as f:
+                subprocess.run(["patch", "-p1", "-s", "-f"], stdin=f, cwd=src, check=True)
         build, prefix = self.work / "cxxrt-build", self.work / "cxxrt"
         shutil.rmtree(build, ignore_errors=True)
         shutil.rmtree(prefix, ignore_errors=True)
+        # The thread support (sysroot/__external_threading) is found by libc++'s own build on
+        # the include path, and installed beside its headers below.
         flags = " ".join(
             [
                 "-O2",
                 "-fno-stack-protector",
                 "-fwasm-exceptions",
                 "-D_WASI_EMULATED_SIGNAL",
+                f"-I{HERE / 'sysroot' / 'threading'}",
                 f"-ffile-prefix-map={self.work}=/build",
+                f"-ffile-prefix-map={HERE}=/cross",
             ]
         )
         options = {
@@ -392,10 +405,12 @@ class Toolchain:
             "LIBCXX_ENABLE_SHARED": "OFF",
             "LIBCXX_ENABLE_EXPERIMENTAL_LIBRARY": "OFF",
             "LIBCXX_ENABLE_EXCEPTIONS": "ON",
-            "LIBCXX_ENABLE_FILESYSTEM": "OFF",
-            "LIBCXX_ENABLE_THREADS": "OFF",
+            "LIBCXX_ENABLE_FILESYSTEM": "ON",
+            "LIBCXX_ENABLE_THREADS": "ON",
             "LIBCXX_HAS_PTHREAD_API": "OFF",
-            "LIBCXX_HAS_EXTERNAL_THREAD_API": "OFF",
+            "LIBCXX_HAS_EXTERNAL_THREAD_API": "ON",
+            "LIBCXX_PSTL_BACKEND": "serial",
+            "LIBCXX_ENABLE_TIME_ZONE_DATABASE": "OFF",  # on by default with filesystem on
             "LIBCXX_INCLUDE_TESTS": "OFF",
             "LIBCXX_INCLUDE_BENCHMARKS": "OFF",
             "LIBCXXABI_ENABLE_SHARED": "OFF",
@@ -427,6 +442,10 @@ class Toolchain:
             ["ninja", "-C", str(build), "install-cxx", "install-cxxabi", "install-unwind"],
             check=True,
             stdout=subprocess.DEVNULL,
+        )
+        shutil.copy2(
+            HERE / "sysroot" / "threading" / "__external_threading",
+            prefix / "include" / "c++" / "v1" / "__external_threading",
         )
         return prefix
 
