@@ -415,9 +415,11 @@ class Toolchain:
             "LIBCXX_INCLUDE_BENCHMARKS": "OFF",
             "LIBCXXABI_ENABLE_SHARED": "OFF",
             "LIBCXXABI_ENABLE_EXCEPTIONS": "ON",
-            "LIBCXXABI_ENABLE_THREADS": "OFF",
+            # libc++abi on the same thread support (thread_local objects with destructors
+            # need its __cxa_thread_atexit: scipy's uarray has them)
+            "LIBCXXABI_ENABLE_THREADS": "ON",
             "LIBCXXABI_HAS_PTHREAD_API": "OFF",
-            "LIBCXXABI_HAS_EXTERNAL_THREAD_API": "OFF",
+            "LIBCXXABI_HAS_EXTERNAL_THREAD_API": "ON",
             "LIBCXXABI_SILENT_TERMINATE": "ON",
             "LIBCXXABI_USE_LLVM_UNWINDER": "ON",
             "LIBCXXABI_ENABLE_STATIC_UNWINDER": "ON",

@@ -81,6 +81,11 @@ int main(int argc, char** argv) {
     printf("read %s %d\n", a.c_str(), b);
     std::ifstream missing("no-such-file");
     printf("missing open %d\n", (int)missing.is_open());
+  } else if (!strcmp(what, "tls")) {
+    // a thread_local object with a destructor: registered through __cxa_thread_atexit
+    thread_local std::string s = "thread";
+    s += "_local";
+    printf("%s\n", s.c_str());
   } else if (!strcmp(what, "wait")) {
     std::unique_lock<std::mutex> lk(m);
     std::condition_variable cv;
@@ -201,3 +206,11 @@ def test_a_wait_nobody_can_end_terminates_at_once(
     out, end = _run(program, "wait", tmp_path)
     assert out == "waiting\n"
     assert end == "trap"
+
+
+def test_a_thread_local_object_with_a_destructor_links_and_works(
+    program: tuple[wasmtime.Engine, wasmtime.Module], tmp_path: pathlib.Path
+) -> None:
+    out, end = _run(program, "tls", tmp_path)
+    assert out == "thread_local\n"
+    assert end == "exit 0"
