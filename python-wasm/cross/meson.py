@@ -12,6 +12,7 @@ import json
 import pathlib
 import shutil
 import subprocess
+from typing import Any
 
 from .collect import Module
 from .recipe import Recipe
@@ -64,25 +65,33 @@ def install(tc: Toolchain, recipe: Recipe) -> None:
     )
 
 
-def modules(tc: Toolchain, recipe: Recipe) -> list[Module]:
-    """Every extension module ("shared module" target): wasi-cc made an archive at its .so path
-    and <so>.link beside it. Its dotted name is where it is installed (matplotlib builds its
-    modules in src/ and installs them in matplotlib/)."""
-    targets = json.loads(
+def _introspect(tc: Toolchain, recipe: Recipe, what: str) -> Any:
+    return json.loads(
         subprocess.check_output(
             [
                 *_meson(tc, recipe, tc.source_dir(recipe)),
                 "introspect",
-                "--targets",
+                what,
                 str(tc.build_dir(recipe)),
             ],
             env=tc.env(recipe),
         )
     )
+
+
+def modules(tc: Toolchain, recipe: Recipe) -> list[Module]:
+    """Every extension module ("shared module" target): wasi-cc made an archive at its .so path
+    and <so>.link beside it. Its dotted name is where it is installed (matplotlib builds its
+    modules in src/ and installs them in matplotlib/), read from meson's install plan by the
+    built file: `--targets` gives two targets of the same name (scipy's optimize._zeros and
+    optimize.cython_optimize._zeros) the same install_filename."""
+    targets = _introspect(tc, recipe, "--targets")
+    plan: dict[str, str] = _introspect(tc, recipe, "--installed")
     found = []
     for t in targets:
         if t["type"] == "shared module":
-            so, installed = pathlib.Path(t["filename"][0]), t["install_filename"][0]
+            so = pathlib.Path(t["filename"][0])
+            installed = plan.get(str(so), t["install_filename"][0])
             if "-packages/" not in installed:
                 raise SystemExit(f"{recipe.name}: {so.name} is not installed as a package's module")
             site_path = installed.split("-packages/", 1)[1]
