@@ -58,6 +58,14 @@ GROUPBY_10K = (
     "out = df.groupby('key').agg(x=('x', 'sum'), y=('y', 'mean'))\n"
     "print(len(out))\n"
 )
+# A curve fit with scipy whose result each session (and the native process) keeps.
+CURVE_FIT = (
+    "import numpy as np\nfrom scipy import optimize, stats\n"
+    "rng = np.random.default_rng(0)\nt = np.linspace(0, 4, 200)\n"
+    "y = 2.5 * np.exp(-1.3 * t) + 0.5 + rng.normal(0, 0.02, 200)\n"
+    "popt, pcov = optimize.curve_fit(lambda t, a, b, c: a * np.exp(-b * t) + c, t, y)\n"
+    "print(len(popt))\n"
+)
 # Appended to a native program: its own memory, from /proc/self/smaps_rollup.
 _NATIVE_PSS = (
     "\nimport gc\ngc.collect()\n"
@@ -88,6 +96,20 @@ KERNELS: dict[str, tuple[str, str, int]] = {
         "np.linalg.solve(a, b)",
         7,
     ),
+    "ttest_ind_10k": (
+        "from scipy import stats\nrng = np.random.default_rng(0)\n"
+        "x = rng.normal(0.0, 1.0, 10_000)\ny = rng.normal(0.05, 1.2, 10_000)\n",
+        "stats.ttest_ind(x, y, equal_var=False)",
+        7,
+    ),
+    "curve_fit": (
+        "from scipy import optimize\nrng = np.random.default_rng(0)\n"
+        "t = np.linspace(0, 4, 200)\n"
+        "y = 2.5 * np.exp(-1.3 * t) + 0.5 + rng.normal(0, 0.02, 200)\n"
+        "def f(t, a, b, c):\n    return a * np.exp(-b * t) + c\n",
+        "optimize.curve_fit(f, t, y, p0=(1.0, 1.0, 0.0))",
+        7,
+    ),
 }
 
 _KERNEL = (
@@ -97,7 +119,9 @@ _KERNEL = (
     "print(json.dumps(samples))\n"
 )
 
-_VERSIONS = "import numpy, pandas\nprint(numpy.__version__, pandas.__version__)"
+_VERSIONS = (
+    "import numpy, pandas, scipy\nprint(numpy.__version__, pandas.__version__, scipy.__version__)"
+)
 
 
 def make_csv() -> bytes:
@@ -249,11 +273,13 @@ async def _guest(
                 create_first.append(t2 - t0)
                 import_s["pandas"].append(float(stdout))
             await pool.destroy_session(session.session_id)
-        for _ in range(sessions):
-            session = await pool.create_session()
-            stdout = _checked(await session.run_code(_TIMED_IMPORT.format(name="numpy")))
-            import_s["numpy"].append(float(stdout))
-            await pool.destroy_session(session.session_id)
+        for name in ("numpy", "scipy.stats"):
+            import_s.setdefault(name, [])
+            for _ in range(sessions):
+                session = await pool.create_session()
+                stdout = _checked(await session.run_code(_TIMED_IMPORT.format(name=name)))
+                import_s[name].append(float(stdout))
+                await pool.destroy_session(session.session_id)
         out["import_ms"] = {k: statistics.median(v) * 1000 for k, v in import_s.items()}
         out["create_session"] = summary(create)
         out["create_import_pandas"] = summary(create_first)
@@ -262,6 +288,7 @@ async def _guest(
         # that only ran `import pandas`.
         out["memory_groupby_10k"] = await _pss_per_session(pool, GROUPBY_10K, held)
         out["memory_import_pandas"] = await _pss_per_session(pool, "import pandas", held)
+        out["memory_curve_fit"] = await _pss_per_session(pool, CURVE_FIT, held)
 
         # 4: compute kernels, alternating with the native runs (load on the machine drifts).
         kernels, peak, native_kernels = await _kernels(pool, csv, rounds)
@@ -284,7 +311,7 @@ def _native_all(processes: int) -> dict[str, Any]:
     out: dict[str, Any] = {"versions": _native(_VERSIONS).split()}
     import_ms: dict[str, float] = {}
     process_ms: dict[str, float] = {}
-    for name in ("pandas", "numpy"):
+    for name in ("pandas", "numpy", "scipy.stats"):
         inside: list[float] = []
         whole: list[float] = []
         for _ in range(processes):
@@ -299,6 +326,7 @@ def _native_all(processes: int) -> dict[str, Any]:
 
     out["memory_groupby_10k"] = _native_memory(GROUPBY_10K)
     out["memory_import_pandas"] = _native_memory("import pandas")
+    out["memory_curve_fit"] = _native_memory(CURVE_FIT)
 
     return out
 

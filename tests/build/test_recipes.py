@@ -65,7 +65,7 @@ sha256 = "{sha}"
 backend = "{backend}"
 """
 
-PACKAGES = ["numpy", "pandas", "lxml", "pillow", "kiwisolver", "contourpy", "matplotlib"]
+PACKAGES = ["numpy", "pandas", "lxml", "pillow", "kiwisolver", "contourpy", "matplotlib", "scipy"]
 LIBRARIES = [
     "libxml2",
     "libxslt",

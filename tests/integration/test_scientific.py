@@ -342,3 +342,28 @@ async def test_a_100_mb_csv_loads_and_aggregates_under_the_default_limits(
         )
         assert out.return_code == 0, out.stderr
         assert json.loads(out.stdout) == expected
+
+
+async def test_fromfile_and_tofile_leave_a_buffered_file_where_natively(
+    session: cove.Session,
+) -> None:
+    # numpy opens the file again by name (WASI has no dup(): recipes/numpy 0003) and puts the
+    # file object where its own handle stopped (0010: the descriptor's position, not the new
+    # handle's, is the one restored), so the file reads and tells on as natively.
+    code = (
+        "import numpy as np\n"
+        "open('b.bin', 'wb').write(bytes(range(100)))\n"
+        "with open('b.bin', 'rb') as f:\n"
+        "    f.read(10)\n"
+        "    a = np.fromfile(f, dtype=np.uint8, count=20)\n"
+        "    print(f.tell(), a[:3].tolist(), list(f.read(2)), f.tell())\n"
+        "with open('c.bin', 'wb') as f:\n"
+        "    f.write(b'head')\n"
+        "    np.arange(3, dtype=np.int16).tofile(f)\n"
+        "    print(f.tell())\n"
+        "    f.write(b'tail')\n"
+        "print(open('c.bin', 'rb').read())\n"
+    )
+    assert await run(session, code) == (
+        "30 [10, 11, 12] [30, 31] 32\n10\nb'head\\x00\\x00\\x01\\x00\\x02\\x00tail'\n"
+    )

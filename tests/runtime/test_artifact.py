@@ -14,7 +14,7 @@ import sys
 import pytest
 
 import cove
-from tests.support.recipes import RECIPES, versions
+from tests.support.recipes import RECIPES, recipe_tools, versions
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ARTIFACT = ROOT / "runtime" / "cove" / "_interpreter"
@@ -165,8 +165,12 @@ def test_manifest_records_the_built_packages_and_every_pinned_input_of_their_bui
         assert inputs[recipe.sdist] == recipe.sdist_sha256
     pins = versions()
     assert pins["build-tools"].items() <= inputs.items()
+    own = recipe_tools()  # a recipe's own build tools ([recipe-build-tools.<name>])
+    for tools in own.values():
+        assert tools.items() <= inputs.items()
     assert set(inputs) == {
         *pins["build-tools"],
+        *(wheel for tools in own.values() for wheel in tools),
         *(r.sdist for r in RECIPES.values()),
     }
     assert sorted(p for p in manifest["patches"] if p.startswith("recipes/")) == sorted(

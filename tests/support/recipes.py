@@ -10,10 +10,10 @@ PYTHON_WASM = pathlib.Path(__file__).resolve().parents[2] / "python-wasm"
 if str(PYTHON_WASM) not in sys.path:
     sys.path.insert(0, str(PYTHON_WASM))
 
-from cross.recipe import Recipe, load_all, versions  # noqa: E402  (python-wasm is no package)
+from cross.recipe import Recipe, load_all, recipe_tools, versions  # noqa: E402  (python-wasm is no package)
 
 RECIPES: dict[str, Recipe] = load_all()
-__all__ = ["RECIPES", "Recipe", "version", "versions"]
+__all__ = ["RECIPES", "Recipe", "recipe_tools", "version", "versions"]
 
 
 def version(name: str) -> str:

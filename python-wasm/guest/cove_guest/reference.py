@@ -9,7 +9,6 @@ found before anyone looks here, so an entry never hides one; remove it when it l
 
 # distribution name (canonical, PEP 503) -> the top-level modules it provides
 NOT_YET = {
-    "scipy": ("scipy",),
     "scikit-learn": ("sklearn",),
 }
 # top-level module -> its distribution

@@ -84,6 +84,7 @@ def native_env(versions: dict[str, str], needs: tuple[str, ...]) -> dict[str, st
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "NPY_"))}
     env.update(PYTHONUTF8="1", PYTHONHASHSEED="0", TZ="UTC")
     env["NPY_DISABLE_CPU_FEATURES"] = " ".join(found["dispatch"])
+    env["OPENBLAS_NUM_THREADS"] = "1"  # the guest's OpenBLAS has one thread
     return env
 
 

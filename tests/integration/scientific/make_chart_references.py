@@ -35,27 +35,21 @@ VERSIONS = {
     "matplotlib": version("matplotlib"),
     "contourpy": version("contourpy"),
     "kiwisolver": version("kiwisolver"),
+    "scipy": version("scipy"),
     "seaborn": "0.13.2",
     "cycler": "0.12.1",
     "fonttools": "4.55.3",
     "pyparsing": "3.2.1",
 }
-NATIVE_NEEDS = ("numpy", "pandas", "PIL", "matplotlib", "seaborn")
+NATIVE_NEEDS = ("numpy", "pandas", "PIL", "matplotlib", "seaborn", "scipy")
 
 # One case in a native process: the runner's `run_cases_json` on the [name, code] pairs read from
-# stdin, in a directory per case under argv[2]; prints the runner's JSON. scipy is made
-# unimportable first: the guest has none, and seaborn's KDE (histplot, pairplot) uses
-# scipy.stats.gaussian_kde when it can import it and its own vendored copy otherwise.
+# stdin, in a directory per case under argv[2]; prints the runner's JSON. scipy is there, as in
+# the guest: seaborn's KDE (histplot, kdeplot, violinplot) uses scipy.stats.gaussian_kde and its
+# clustermap scipy.cluster.hierarchy.
 _NATIVE_PROGRAM = """
-import importlib.abc, runpy, sys
+import runpy, sys
 
-class _NoScipy(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name == "scipy" or name.startswith("scipy."):
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return None
-
-sys.meta_path.insert(0, _NoScipy())
 runner = runpy.run_path(sys.argv[1], run_name="cove_scientific_runner")
 print(runner["run_cases_json"](sys.stdin.read(), sys.argv[2]))
 """

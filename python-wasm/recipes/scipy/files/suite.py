@@ -1,0 +1,89 @@
+# scipy's own tests of the modules model code uses (stats, optimize, interpolate, integrate,
+# signal, linalg, sparse with sparse.linalg and csgraph, spatial, special, fft, ndimage,
+# cluster, io), one test module a call, under pytest: `python -m cross suite scipy` runs this in
+# Cove sessions and natively. The sdist's test directories, scipy/conftest.py (scipy's fixtures:
+# the array-API backends, the FPU-mode check) and pytest.ini (its warnings filter, errors but
+# for the listed ones) are in the current directory as the sdist lays them out; pytest and what
+# it needs are in suite-site/ (the recipe's suite-packages); the scipy under test is the
+# installed one (the guest's zip, the venv's wheel).
+#
+# The test modules import as scipy.stats.tests.test_xxx, and import each other that way
+# (`from .common_tests import ...`, `from scipy.optimize.tests.test_minpack import ...`), which
+# the installed package cannot give: the guest's zip has no tests/. So a finder first on
+# sys.meta_path gives those test packages, and only them, from the copied directories, on both
+# sides alike (as matplotlib's suite does): `scipy.stats.tests` is the copy, `scipy` and every
+# other submodule the installed one. pytest imports the files with --import-mode=importlib and
+# consider_namespace_packages, walking up from the copied tests/ to the first dotted name that
+# imports as that file. Test data scipy's build writes (special's boost.npz, gsl.npz, local.npz)
+# is not in the sdist: the tests that read it skip or fail on both sides alike.
+#
+# How pytest runs and what the result says is cove_suite's (cross/suite_pytest.py, in
+# suite-site/). Plugins installed in the venv are not loaded (PYTEST_DISABLE_PLUGIN_AUTOLOAD),
+# so both sides run pytest's own plugins only; hypothesis is not there, and scipy's tests that
+# need it skip on both sides.
+import glob
+import json
+import os
+import sys
+
+MODULE = globals().get("MODULE")
+sys.path.insert(0, os.path.join(os.getcwd(), "suite-site"))
+MODULES = ["stats", "optimize", "interpolate", "integrate", "signal", "linalg", "sparse",
+           "spatial", "special", "fft", "ndimage", "cluster", "io"]  # fmt: skip
+
+
+def packages():
+    """The test packages of MODULES in the copy: dotted name -> directory."""
+    found = {}
+    for module in MODULES:
+        for init in glob.glob(os.path.join("scipy", module, "**", "tests", "__init__.py"),
+                              recursive=True):  # fmt: skip
+            directory = os.path.dirname(init)
+            found[".".join(directory.split(os.sep))] = os.path.abspath(directory)
+    return dict(sorted(found.items()))
+
+
+FINDER = """# scipy's test packages from the copied sdist (suite.py, which writes this)
+import importlib.util
+import sys
+
+TESTS = {tests!r}
+
+
+class TestPackages:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name in TESTS:
+            init = TESTS[name] + "/__init__.py"
+            return importlib.util.spec_from_file_location(
+                name, init, submodule_search_locations=[TESTS[name]]
+            )
+        return None
+
+
+sys.meta_path.insert(0, TestPackages)
+"""
+
+if MODULE is None:
+    names = []
+    for package, directory in packages().items():
+        names += sorted(
+            f"{package}.{n[:-3]}"
+            for n in os.listdir(directory)
+            if n.startswith("test_") and n.endswith(".py")
+        )
+    print(json.dumps(names))
+else:
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    import cove_suite
+
+    os.makedirs("suite-child", exist_ok=True)
+    with open(os.path.join("suite-child", "sitecustomize.py"), "w") as f:
+        f.write(FINDER.format(tests=packages()))
+    os.environ["PYTHONPATH"] = os.path.abspath("suite-child")
+    sys.path.insert(0, os.path.abspath("suite-child"))
+    import sitecustomize  # noqa: F401  (the finder, in this process too)
+
+    path = os.path.join(*MODULE.split(".")) + ".py"
+    imports = ["--import-mode=importlib", "-o", "consider_namespace_packages=true"]
+    cove_suite.run(MODULE, [path, *imports])
