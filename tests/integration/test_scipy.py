@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -29,13 +30,16 @@ async def run(session: cove.Session, code: str, timeout_s: float = 120) -> str:
 
 
 def native(code: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0"},
-    )
+    """What `code` prints natively, run in a directory of its own (it may write files)."""
+    with tempfile.TemporaryDirectory(prefix="cove-scipy-native-") as cwd:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=cwd,
+            env={"OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0"},
+        )
     return done.stdout
 
 
