@@ -68,13 +68,13 @@ class Recipe:
 
     @property
     def sdist(self) -> str:
-        """The pinned file: the sdist, or a C library's .dsc (its name has no epoch), or the
-        sdist that carries a C library (named as PEP 625 normalises its project's name)."""
+        """The pinned file: a C library's .dsc (its name has no epoch), or the sdist (of the
+        package, or the one that carries a C library), named as PEP 625 normalises its
+        project's name (scikit-learn's is scikit_learn-1.6.1.tar.gz)."""
         if self.debian is not None:
             return f"{self.debian}_{self.version.split(':')[-1]}.dsc"
-        if self.pypi is not None:
-            return f"{re.sub(r'[-_.]+', '_', self.pypi).lower()}-{self.version}.tar.gz"
-        return f"{self.name}-{self.version}.tar.gz"
+        project = self.pypi or self.name
+        return f"{re.sub(r'[-_.]+', '_', project).lower()}-{self.version}.tar.gz"
 
     @property
     def patches(self) -> list[pathlib.Path]:

@@ -1,9 +1,9 @@
 """The steps every recipe goes through, in order, each stamped so a rerun skips it:
 
-    fetch      the sdist, by name and version from the package index, checked by sha256; a C
-               library's Debian source package (apt-get source), its .dsc checked by sha256
-               (dpkg-source checks the .dsc's files against it), or the sdist that carries a
-               C library, downloaded as a file (toolchain.fetch_sdist)
+    fetch      the sdist (of the package, or the one that carries a C library), by name and
+               version from the package index as a file (toolchain.fetch_sdist), checked by
+               sha256; or a C library's Debian source package (apt-get source), its .dsc
+               checked by sha256 (dpkg-source checks the .dsc's files against it)
     unpack     into W/src/<name>-<version> (a C library from an sdist: its `tree` directory),
                the recipe's patches applied in name order, then
                the method-table check (methdefs.py) when the recipe asks for it
@@ -67,24 +67,11 @@ def fetch(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
             f"{recipe.debian}={recipe.version}",
             cwd=tc.downloads,
         )
-    elif recipe.pypi and not sdist.is_file():
-        # a C library's source in an sdist: the file itself, not a package to prepare
-        fetch_sdist(recipe.pypi, recipe.version, sdist)
     elif not sdist.is_file():
-        # --no-binary NAME, not :all:, or pip wants the build tools as sdists too. pip prepares
-        # the metadata natively first (minutes for numpy and pandas); the file is kept.
-        run(
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--no-binary",
-            recipe.name,
-            f"{recipe.name}=={recipe.version}",
-            "-d",
-            tc.downloads,
-        )
+        # the file itself, not a package to prepare: `pip download --no-binary` would prepare
+        # its metadata with its build backend natively first (meson-python builds the whole
+        # package for that: scikit-learn's, minutes; cmeel-openblas's would build OpenBLAS)
+        fetch_sdist(recipe.pypi or recipe.name, recipe.version, sdist)
     check_sha256(sdist, recipe.sdist_sha256)
 
 
@@ -102,7 +89,9 @@ def unpack(tc: Toolchain, recipe: Recipe, requires: list[Recipe]) -> None:
         strip = f"--strip-components={1 + len(str(recipe.tree).split('/'))}"
         run("tar", "-C", src, strip, "-xzf", tc.downloads / recipe.sdist, f"{top}/{recipe.tree}")
     else:
-        run("tar", "-C", src.parent, "-xzf", tc.downloads / recipe.sdist)
+        # the sdist's one top directory (PEP 625 names it as the file) as the source directory
+        src.mkdir()
+        run("tar", "-C", src, "--strip-components=1", "-xzf", tc.downloads / recipe.sdist)
     for patch in sorted((tc.recipe_dir(recipe) / "patches").glob("*.patch")):
         with patch.open("rb") as f:
             subprocess.run(["patch", "-p1", "-s", "-f"], stdin=f, cwd=src, check=True)
