@@ -13,6 +13,8 @@ become the build's to catch:
   module silently calls it. That is harmless only when both definitions are the same code,
   so a duplicate passes when the archive members defining it are byte-identical, and fails the
   build otherwise (the fix is a rename header or a `.localize` list, scientific/files/renames).
+  A weak C symbol (an `extern "C"` inline function) in two archives fails too, unless
+  `SHARED_WEAK` names it: the linker keeps one copy without a word.
 
 Function-signature mismatches (a call_indirect trap at run time) are the linker's to report:
 the reactor links with --fatal-warnings.
@@ -75,8 +77,21 @@ def inittab(modules_tsv: pathlib.Path) -> str:
     return "\n".join(out)
 
 
-def defined_symbols(nm: str, archive: str) -> dict[str, list[str]]:
-    """symbol -> archive members defining it (strong, global definitions only)."""
+# Weak C symbols (not C++-mangled) that several archives may define, because every copy is the
+# same code by design. Any other is refused: the link keeps the first copy it meets for every
+# module, which natively (each module its own shared object) each module had its own of.
+# scikit-learn's newrand.h `inline` bounded_rand_int was one: weak in libsvm, liblinear and
+# _newrand, each reading its own generator, so libsvm's shuffle drew from another's.
+SHARED_WEAK = (
+    "npy_wasi_fpflags",  # numpy's software floating-point flags (npy_fenv_flags.h): one word
+    "pybind11_",  # pybind11's C entry points: one pybind11 (versions.toml), shared internals
+    "__c_longjmp",  # LLVM's exception tag for setjmp/longjmp
+)
+
+
+def defined_symbols(nm: str, archive: str, weak: bool = False) -> dict[str, list[str]]:
+    """symbol -> archive members defining it: strong, global definitions; or, with `weak`,
+    weak ones with C names."""
     listing = subprocess.run(
         [nm, "--defined-only", "--extern-only", "--print-file-name", archive],
         check=True,
@@ -88,8 +103,10 @@ def defined_symbols(nm: str, archive: str) -> dict[str, list[str]]:
         # "archive.a:member.o: 00000000 T symbol"
         location, _, rest = line.rpartition(": ")
         fields = rest.split()
-        if len(fields) < 2 or fields[-2] in {"W", "V", "w", "v"}:
+        if len(fields) < 2 or (fields[-2] in {"W", "V", "w", "v"}) != weak:
             continue
+        if weak and fields[-1].startswith("_Z"):
+            continue  # C++ inline functions and templates: the same name is the same code (ODR)
         member = location.rpartition(":")[2]
         found[fields[-1]].append(member)
     return found
@@ -119,6 +136,18 @@ def duplicates(nm: str, ar: str, inputs: list[str]) -> list[str]:
             problems.append(
                 f"{symbol}: defined differently in "
                 + ", ".join(f"{pathlib.Path(a).name}({m})" for a, m in places)
+            )
+    weak: dict[str, set[str]] = collections.defaultdict(set)
+    for archive in archives:
+        for symbol in defined_symbols(nm, archive, weak=True):
+            weak[symbol].add(archive)
+    for symbol, owners in sorted(weak.items()):
+        if len(owners) > 1 and not symbol.startswith(SHARED_WEAK):
+            problems.append(
+                f"{symbol}: a weak C symbol in "
+                + ", ".join(sorted(pathlib.Path(a).name for a in owners))
+                + " (one copy would serve them all: rename it per module, or list it in "
+                "SHARED_WEAK if every copy is the same code)"
             )
     return problems
 
@@ -301,7 +330,7 @@ def main() -> None:
     problems = duplicates(args.nm, ar, args.inputs)
     if problems:
         print("\n".join(problems), file=sys.stderr)
-        sys.exit(f"check_link: {len(problems)} symbols defined differently in two archives")
+        sys.exit(f"check_link: {len(problems)} symbols defined differently in several archives")
     print(f"check_link: {len(args.inputs)} link inputs, no conflicting duplicate symbols")
 
 

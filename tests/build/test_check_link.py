@@ -87,3 +87,21 @@ def test_a_symbol_two_modules_define_differently_fails_and_an_identical_one_pass
     assert check.duplicates(NM, AR, [same_a, same_b, "-lm"]) == []
     problems = check.duplicates(NM, AR, [same_a, other])
     assert len(problems) == 1 and problems[0].startswith("helper: defined differently in")
+
+
+@pytest.mark.skipif(not (CLANG and AR and NM), reason="the wasm toolchain (build.sh toolchain)")
+def test_a_weak_c_symbol_in_two_archives_fails_unless_shared_by_design(
+    tmp_path: pathlib.Path,
+) -> None:
+    # an `extern "C"` inline function, as scikit-learn's newrand.h bounded_rand_int: weak, so
+    # the link would keep one copy for every module, each of which read its own generator
+    check = _check_link()
+    weak = "__attribute__((weak)) int bounded(int x) { return x + 1; }\n"
+    a = _archive(tmp_path, "weak_a", weak)
+    b = _archive(tmp_path, "weak_b", weak.replace("x + 1", "x + 2"))
+    problems = check.duplicates(NM, AR, [a, b])
+    assert len(problems) == 1 and problems[0].startswith("bounded: a weak C symbol in")
+    shared = "__attribute__((weak)) int pybind11_entry(int x) { return x; }\n"
+    c = _archive(tmp_path, "shared_a", shared)
+    d = _archive(tmp_path, "shared_b", shared)
+    assert check.duplicates(NM, AR, [c, d]) == []
