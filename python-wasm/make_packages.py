@@ -61,6 +61,8 @@ PATCHES = {
     "xlrd": ["xlrd-no-mmap.patch"],
     # ... nor ctypes: sympy imports it only for sizeof(c_long).
     "sympy": ["sympy-no-ctypes.patch"],
+    # ... and threadpoolctl (scikit-learn imports it) finds its libraries with it.
+    "threadpoolctl": ["threadpoolctl-no-ctypes.patch"],
     # python-docx and python-pptx open their templates by path, as pytz its zone files.
     "python-docx": ["docx-templates-zipimport.patch"],
     "python-pptx": ["pptx-templates-zipimport.patch"],
@@ -91,6 +93,9 @@ LICENSES = {
     # notices: appdirs.py MIT, kde.py scipy's 3-clause BSD, version.py packaging's
     # Apache-2.0 or 2-clause BSD.
     "seaborn": "BSD-3-Clause AND MIT AND (Apache-2.0 OR BSD-2-Clause)",
+    # LICENSE.txt: 3-clause BSD; its vendored loky and cloudpickle (joblib/externals/) are
+    # 3-clause BSD too.
+    "joblib": "BSD-3-Clause",
 }
 SPDX_IDS = {"MIT", "Apache-2.0", "MPL-2.0", "BSD-2-Clause", "BSD-3-Clause", "PSF-2.0", "ISC"}
 
