@@ -5,11 +5,11 @@ of the standard library and of `_cove` inside a function are allowed).
     text      the leaf: imports nothing else from cove_guest
     protocol  nothing either: the guest half of the host↔guest protocol
     deadline  nothing either: the soft deadline's exception and handler
-    reference nothing either: the reference package set's packages not here yet
+    reference nothing either: what model code is told of a package that is not here
     shell     text, deadline
-    commands  text, shell, deadline, reference
+    commands  text, shell, deadline
     editor    text
-    sandbox   text, deadline, reference (stand-ins for processes, threads and the network; handed what
+    sandbox   text, deadline (stand-ins for processes, threads and the network; handed what
               they run)
     extensions  nothing: finds the extension modules linked into the interpreter
     matplotlib_backend  nothing: matplotlib's default backend in the guest (matplotlib imports
@@ -38,9 +38,9 @@ ALLOWED = {
     "deadline": {"deadline"},
     "reference": {"reference"},
     "shell": {"text", "shell", "deadline"},
-    "commands": {"text", "shell", "commands", "deadline", "reference"},
+    "commands": {"text", "shell", "commands", "deadline"},
     "editor": {"text", "editor"},
-    "sandbox": {"text", "sandbox", "deadline", "reference"},
+    "sandbox": {"text", "sandbox", "deadline"},
     "extensions": {"extensions"},
     "matplotlib_backend": {"matplotlib_backend"},
     **{part: {"text", "protocol", "deadline", "reference"} | DRIVER_PARTS for part in DRIVER_PARTS},

@@ -107,12 +107,13 @@ for path in ("/etc/passwd", "/proc/self/environ", "/workspace/../etc", "/tmp/../
         print("REACHED", path)
     except OSError as exc:
         print("refused", path, type(exc).__name__)
-print(sorted(os.environ))
+print(sorted(os.environ), os.environ["HOME"], os.path.expanduser("~/x"))
 """
     result = await session.run_code(code)
     assert "REACHED" not in result.stdout, result.stdout
     assert result.stdout.startswith("/workspace\n")
-    assert result.stdout.rstrip().endswith("[]")  # nothing inherited from the host environment
+    # nothing inherited from the host environment; HOME is the workspace, as in the shell
+    assert result.stdout.rstrip().endswith("['HOME'] /workspace /workspace/x"), result.stdout
 
 
 ROOT = """

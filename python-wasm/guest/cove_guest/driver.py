@@ -370,6 +370,11 @@ def initialise() -> None:
     matplotlib = sys.modules["matplotlib"]
     assert matplotlib.get_configdir() == matplotlib.get_cachedir() == "/tmp/matplotlib"
     del os.environ["MPLCONFIGDIR"]
+    # `~` is the workspace in Python as in the shell (its HOME, shell/interp.py): without HOME,
+    # expanduser has no other way to a home here (no pwd module) and leaves "~" as it is, so a
+    # library's directory under it (scikit-learn's ~/scikit_learn_data) became a directory
+    # named "~" in the workspace.
+    os.environ["HOME"] = WORKSPACE
     # numpy's and pandas' common paths import more of themselves on first use (5 to 20 ms each):
     # run them once here, in a namespace of their own, so that those imports are in the snapshot.
     exec(compile(SNAPSHOT_WARM_UP, "<warm-up>", "exec"), {})

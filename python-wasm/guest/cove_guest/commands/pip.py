@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable
 from typing import Protocol
 
-from cove_guest import reference
 from cove_guest.text.inputs import TextSink
 
 LOCATION = "/usr/lib/python311.zip"
@@ -230,12 +229,6 @@ def _install(ctx: Output, args: list[str]) -> int:
             ctx.err.write(
                 f"ERROR: {dist.metadata['Name']} {dist.version} is installed; {requirement} "
                 "cannot be installed: this sandbox has no network access.\n"
-            )
-        elif canonical(name) in reference.NOT_YET:
-            ctx.err.write(
-                f"ERROR: Could not install {name}: it is not available in this sandbox yet, "
-                "and there is no network access to download it. `pip list` shows the "
-                "installed packages.\n"
             )
         else:
             ctx.err.write(

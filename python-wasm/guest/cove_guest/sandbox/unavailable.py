@@ -1,14 +1,11 @@
-"""Modules that cannot exist in the sandbox fail to import with a reason, not a bare name; so do
-the reference package set's packages Cove does not have yet, and any other missing package
-says where to see what is installed."""
+"""Modules that cannot exist in the sandbox fail to import with a reason, not a bare name; any
+other missing package says where to see what is installed (`reference.missing_module_note`)."""
 
 import sys
 from collections.abc import Sequence
 from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from types import ModuleType
-
-from cove_guest import reference
 
 REASONS = {
     "_ctypes": "ctypes is not available in this sandbox: code runs as WebAssembly, which cannot "
@@ -23,10 +20,9 @@ REASONS = {
 
 class UnavailableFinder(MetaPathFinder):
     """Last on `sys.meta_path`: asked only about modules no other finder has, it turns the
-    ones in `REASONS` and the reference packages not yet here into a ModuleNotFoundError that
-    says why. (Any other missing module is left to Python: `find_spec` must answer None for it,
-    as code that probes for optional packages expects. An uncaught one gets a note instead:
-    `reference.missing_module_note`.)"""
+    ones in `REASONS` into a ModuleNotFoundError that says why. (Any other missing module is
+    left to Python: `find_spec` must answer None for it, as code that probes for optional
+    packages expects. An uncaught one gets a note instead: `reference.missing_module_note`.)"""
 
     def find_spec(
         self,
@@ -37,8 +33,6 @@ class UnavailableFinder(MetaPathFinder):
         reason = REASONS.get(fullname)
         if reason is not None:
             raise ModuleNotFoundError(reason, name=fullname)
-        if path is None and fullname in reference.NOT_YET_MODULES:
-            raise ModuleNotFoundError(reference.not_yet_message(fullname), name=fullname)
         return None
 
 
