@@ -65,7 +65,17 @@ sha256 = "{sha}"
 backend = "{backend}"
 """
 
-PACKAGES = ["numpy", "pandas", "lxml", "pillow", "kiwisolver", "contourpy", "matplotlib", "scipy"]
+PACKAGES = [
+    "numpy",
+    "pandas",
+    "lxml",
+    "pillow",
+    "kiwisolver",
+    "contourpy",
+    "matplotlib",
+    "scipy",
+    "scikit-learn",
+]
 LIBRARIES = [
     "libxml2",
     "libxslt",

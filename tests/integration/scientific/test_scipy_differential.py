@@ -1,8 +1,10 @@
-"""scipy in the guest against the same version natively, output for output.
+"""scipy and scikit-learn in the guest against the same versions natively, output for output.
 
 The cases of `scipy_cases.py` (tests, fits, regressions, splines, integration, optimisation,
-FFT, sparse solves, ...) run natively and in Cove's guest (harness.py), as test_differential.py
-runs numpy's and pandas'; each case states its tolerance (the precision it prints). The test
+FFT, sparse solves, ...) and `sklearn_cases.py` (datasets, preprocessing, regressions,
+classifiers, clustering, PCA, pipelines, cross-validation, metrics, persistence) run natively
+and in Cove's guest (harness.py), as test_differential.py runs numpy's and pandas'; each case
+states its tolerance (the precision it prints). The test
 fails on an unexplained difference, on a listed one that has gone away, and when fewer than 98%
 of the cases match. Natively OpenBLAS runs single-threaded (harness.native_env), as the guest's.
 
@@ -16,15 +18,15 @@ import pathlib
 
 import pytest
 
-from tests.integration.scientific import harness
-from tests.integration.scientific.scipy_cases import CASES
+from tests.integration.scientific import harness, scipy_cases, sklearn_cases
 from tests.support.recipes import version
 
 pytestmark = pytest.mark.anyio
 
 TARGET = 0.98
-VERSIONS = {name: version(name) for name in ("numpy", "scipy")}
-NATIVE_NEEDS = ("numpy", "scipy")
+CASES = scipy_cases.CASES + sklearn_cases.CASES
+VERSIONS = {name: version(name) for name in ("numpy", "scipy", "scikit-learn")}
+NATIVE_NEEDS = ("numpy", "scipy", "sklearn")
 
 # Case name -> why the guest's output differs from native scipy (and must go on doing so).
 KNOWN_DIFFERENCES: dict[str, str] = {}
@@ -50,7 +52,7 @@ async def guest(tmp_path_factory: pytest.TempPathFactory, cache_dir: str) -> dic
 
 
 def test_the_cases_are_many_uniquely_named_and_self_contained() -> None:
-    harness.check_cases(CASES, KNOWN_DIFFERENCES, 45)
+    harness.check_cases(CASES, KNOWN_DIFFERENCES, 66)
 
 
 def test_the_native_side_is_deterministic(
@@ -59,7 +61,7 @@ def test_the_native_side_is_deterministic(
     harness.check_deterministic(CASES, native, native_env, tmp_path)
 
 
-async def test_scipy_in_the_guest_matches_native(
+async def test_scipy_and_scikit_learn_in_the_guest_match_native(
     native: dict[str, str], guest: dict[str, str]
 ) -> None:
     harness.compare("scipy", CASES, native, guest, KNOWN_DIFFERENCES, TARGET)
