@@ -17,37 +17,15 @@ import json
 import pytest
 
 import cove
-from tests.integration.test_scipy import native, run
+from tests.integration.test_scipy import IMPORT, PUBLIC, native, run
 
 pytestmark = pytest.mark.anyio
-
-# Every public module of native scikit-learn (no part private, no tests), imported in the guest.
-PUBLIC = """
-import json, pkgutil, sklearn
-names = sorted(
-    m.name for m in pkgutil.walk_packages(sklearn.__path__, "sklearn.")
-    if not any(part.startswith("_") or part in ("tests", "conftest") for part in m.name.split("."))
-)
-print(json.dumps(names))
-"""
-IMPORT = """
-import importlib, json, warnings
-failed = {{}}
-for name in {names!r}:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # experimental and deprecated modules warn
-            importlib.import_module(name)
-    except Exception as e:
-        failed[name] = f"{{type(e).__name__}}: {{e}}"
-print(json.dumps(failed))
-"""
 
 
 async def test_every_public_module_native_scikit_learn_has_imports(
     session: cove.Session,
 ) -> None:
-    names = json.loads(native(PUBLIC))
+    names = json.loads(native(PUBLIC.format(package="sklearn")))
     assert len(names) > 50 and "sklearn.linear_model" in names
     assert json.loads(native(IMPORT.format(names=names))) == {}
     assert json.loads(await run(session, IMPORT.format(names=names), timeout_s=300)) == {}
