@@ -66,6 +66,12 @@ CURVE_FIT = (
     "popt, pcov = optimize.curve_fit(lambda t, a, b, c: a * np.exp(-b * t) + c, t, y)\n"
     "print(len(popt))\n"
 )
+# A scikit-learn fit whose model each session (and the native process) keeps.
+SKLEARN_FIT = (
+    "from sklearn.datasets import load_iris\nfrom sklearn.linear_model import LogisticRegression\n"
+    "X, y = load_iris(return_X_y=True)\nmodel = LogisticRegression(max_iter=500).fit(X, y)\n"
+    "print(len(model.coef_))\n"
+)
 # Appended to a native program: its own memory, from /proc/self/smaps_rollup.
 _NATIVE_PSS = (
     "\nimport gc\ngc.collect()\n"
@@ -110,6 +116,20 @@ KERNELS: dict[str, tuple[str, str, int]] = {
         "optimize.curve_fit(f, t, y, p0=(1.0, 1.0, 0.0))",
         7,
     ),
+    # scikit-learn: n_jobs left at its default (one job), as natively with one thread
+    "random_forest_digits": (
+        "from sklearn.datasets import load_digits\n"
+        "from sklearn.ensemble import RandomForestClassifier\n"
+        "X, y = load_digits(return_X_y=True)\n",
+        "RandomForestClassifier(n_estimators=100, random_state=0).fit(X, y)",
+        3,
+    ),
+    "kmeans_10k": (
+        "from sklearn.cluster import KMeans\nrng = np.random.default_rng(0)\n"
+        "X = np.concatenate([rng.normal(c, 1.0, (2_000, 2)) for c in range(5)])\n",
+        "KMeans(n_clusters=5, n_init=3, random_state=0).fit(X)",
+        5,
+    ),
 }
 
 _KERNEL = (
@@ -120,7 +140,8 @@ _KERNEL = (
 )
 
 _VERSIONS = (
-    "import numpy, pandas, scipy\nprint(numpy.__version__, pandas.__version__, scipy.__version__)"
+    "import numpy, pandas, scipy, sklearn\n"
+    "print(numpy.__version__, pandas.__version__, scipy.__version__, sklearn.__version__)"
 )
 
 
@@ -273,7 +294,7 @@ async def _guest(
                 create_first.append(t2 - t0)
                 import_s["pandas"].append(float(stdout))
             await pool.destroy_session(session.session_id)
-        for name in ("numpy", "scipy.stats"):
+        for name in ("numpy", "scipy.stats", "sklearn.linear_model"):
             import_s.setdefault(name, [])
             for _ in range(sessions):
                 session = await pool.create_session()
@@ -289,6 +310,7 @@ async def _guest(
         out["memory_groupby_10k"] = await _pss_per_session(pool, GROUPBY_10K, held)
         out["memory_import_pandas"] = await _pss_per_session(pool, "import pandas", held)
         out["memory_curve_fit"] = await _pss_per_session(pool, CURVE_FIT, held)
+        out["memory_sklearn_fit"] = await _pss_per_session(pool, SKLEARN_FIT, held)
 
         # 4: compute kernels, alternating with the native runs (load on the machine drifts).
         kernels, peak, native_kernels = await _kernels(pool, csv, rounds)
@@ -311,7 +333,7 @@ def _native_all(processes: int) -> dict[str, Any]:
     out: dict[str, Any] = {"versions": _native(_VERSIONS).split()}
     import_ms: dict[str, float] = {}
     process_ms: dict[str, float] = {}
-    for name in ("pandas", "numpy", "scipy.stats"):
+    for name in ("pandas", "numpy", "scipy.stats", "sklearn.linear_model"):
         inside: list[float] = []
         whole: list[float] = []
         for _ in range(processes):
@@ -327,6 +349,7 @@ def _native_all(processes: int) -> dict[str, Any]:
     out["memory_groupby_10k"] = _native_memory(GROUPBY_10K)
     out["memory_import_pandas"] = _native_memory("import pandas")
     out["memory_curve_fit"] = _native_memory(CURVE_FIT)
+    out["memory_sklearn_fit"] = _native_memory(SKLEARN_FIT)
 
     return out
 
