@@ -544,7 +544,7 @@ SETTINGS: tuple[Setting, ...] = (
         default_doc="`512`",
         doc=(
             "Guest memory per session; past it, allocation raises `MemoryError` in the guest."
-            " At least the ~72 MiB the interpreter starts with (its snapshot, numpy, pandas and"
+            " At least the ~73 MiB the interpreter starts with (its snapshot, numpy, pandas and"
             " matplotlib's pyplot imported): below it the server refuses to start."
         ),
     ),

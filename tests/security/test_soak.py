@@ -251,7 +251,7 @@ def test_ordinary_work_is_unaffected_by_attacks_running_beside_it(
 def test_memory_sizing_formula_holds_with_sessions_at_their_limit(
     tmp_path: pathlib.Path, cache_dir: str, record_property: Callable[[str, object], None]
 ) -> None:
-    # 160 MiB: room above the ~72 MiB every interpreter starts with (the snapshot, shared
+    # 160 MiB: room above the ~73 MiB every interpreter starts with (the snapshot, shared
     # copy-on-write) for the session to fill.
     limit = 160 * MiB
     server = _server(tmp_path, cache_dir, COVE_MEMORY_MB=str(limit // MiB))
