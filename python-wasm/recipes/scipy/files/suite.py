@@ -28,6 +28,19 @@ import sys
 
 MODULE = globals().get("MODULE")
 sys.path.insert(0, os.path.join(os.getcwd(), "suite-site"))
+if sys.platform == "wasi":
+    # scipy/conftest.py asks multiprocessing for the 'forkserver' start method (against fork
+    # from threads), which the guest, starting no processes, does not have: the request is
+    # dropped there, so that pytest configures at all.
+    import multiprocessing
+
+    _set_start_method = multiprocessing.set_start_method
+
+    def _start_method(method, force=False):
+        if method in multiprocessing.get_all_start_methods():
+            _set_start_method(method, force=force)
+
+    multiprocessing.set_start_method = _start_method
 MODULES = ["stats", "optimize", "interpolate", "integrate", "signal", "linalg", "sparse",
            "spatial", "special", "fft", "ndimage", "cluster", "io"]  # fmt: skip
 
