@@ -219,3 +219,52 @@ def compare(
     if stale:
         report.append(f"known differences that now match (remove them): {stale}")
     assert not unexplained and not stale and rate >= target, "\n\n".join(report)
+
+
+class DifferentialSuite:
+    """The tests of a differential suite, for a test module's class to inherit and fill in:
+    its cases natively and in the guest (one run each, shared by the class's tests), checked
+    for shape, for a deterministic native side, and compared."""
+
+    SUITE: str  # the name in the dump's file names (COVE_SCIENTIFIC_DUMP)
+    CASES: list[Case]
+    KNOWN_DIFFERENCES: dict[str, str]
+    TARGET: float
+    MINIMUM: int  # cases at least
+    VERSIONS: dict[str, str]  # the guest's versions, which the native side must have
+    NATIVE_NEEDS: tuple[str, ...]  # modules the cases import natively
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def native_env(cls) -> dict[str, str]:
+        return native_env(cls.VERSIONS, cls.NATIVE_NEEDS)
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def native(
+        cls, tmp_path_factory: pytest.TempPathFactory, native_env: dict[str, str]
+    ) -> dict[str, str]:
+        """Each case's native output."""
+        tmp = tmp_path_factory.mktemp("native")
+        outputs: dict[str, str] = native_run(cls.CASES, tmp, native_env)["outputs"]
+        return outputs
+
+    @pytest.fixture(scope="class")
+    async def guest(
+        self, tmp_path_factory: pytest.TempPathFactory, cache_dir: str
+    ) -> dict[str, str]:
+        """Each case's output in the guest."""
+        return await guest_run(self.CASES, tmp_path_factory.mktemp("workspaces"), cache_dir)
+
+    def test_the_cases_are_many_uniquely_named_and_self_contained(self) -> None:
+        check_cases(self.CASES, self.KNOWN_DIFFERENCES, self.MINIMUM)
+
+    def test_the_native_side_is_deterministic(
+        self, native: dict[str, str], native_env: dict[str, str], tmp_path: pathlib.Path
+    ) -> None:
+        check_deterministic(self.CASES, native, native_env, tmp_path)
+
+    async def test_the_guest_matches_native(
+        self, native: dict[str, str], guest: dict[str, str]
+    ) -> None:
+        compare(self.SUITE, self.CASES, native, guest, self.KNOWN_DIFFERENCES, self.TARGET)

@@ -13,8 +13,6 @@ scientific.guest.json).
 
 from __future__ import annotations
 
-import pathlib
-
 import pytest
 
 from tests.integration.scientific import harness
@@ -51,36 +49,11 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 }
 
 
-@pytest.fixture(scope="module")
-def native_env() -> dict[str, str]:
-    return harness.native_env(VERSIONS, NATIVE_NEEDS)
-
-
-@pytest.fixture(scope="module")
-def native(tmp_path_factory: pytest.TempPathFactory, native_env: dict[str, str]) -> dict[str, str]:
-    """Each case's native output."""
-    tmp = tmp_path_factory.mktemp("native")
-    outputs: dict[str, str] = harness.native_run(CASES, tmp, native_env)["outputs"]
-    return outputs
-
-
-@pytest.fixture(scope="module")
-async def guest(tmp_path_factory: pytest.TempPathFactory, cache_dir: str) -> dict[str, str]:
-    """Each case's output in the guest."""
-    return await harness.guest_run(CASES, tmp_path_factory.mktemp("workspaces"), cache_dir)
-
-
-def test_the_cases_are_many_uniquely_named_and_self_contained() -> None:
-    harness.check_cases(CASES, KNOWN_DIFFERENCES, 220)
-
-
-def test_the_native_side_is_deterministic(
-    native: dict[str, str], native_env: dict[str, str], tmp_path: pathlib.Path
-) -> None:
-    harness.check_deterministic(CASES, native, native_env, tmp_path)
-
-
-async def test_numpy_and_pandas_in_the_guest_match_native(
-    native: dict[str, str], guest: dict[str, str]
-) -> None:
-    harness.compare("scientific", CASES, native, guest, KNOWN_DIFFERENCES, TARGET)
+class TestNumpyAndPandas(harness.DifferentialSuite):
+    SUITE = "scientific"
+    CASES = CASES
+    KNOWN_DIFFERENCES = KNOWN_DIFFERENCES
+    TARGET = TARGET
+    MINIMUM = 220
+    VERSIONS = VERSIONS
+    NATIVE_NEEDS = NATIVE_NEEDS
