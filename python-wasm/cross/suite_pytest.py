@@ -14,7 +14,9 @@
 from __future__ import annotations
 
 import gc
+import importlib
 import json
+import os
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -86,3 +88,39 @@ def run(module: str, args: list[str], plugins: Iterable[object] = ()) -> None:
     if code not in (0, 1, 5) and not results.errors:  # 5: nothing collected
         results.errors.append([module, f"pytest exited with {code!r}"])
     print(json.dumps(results.result()))
+
+
+FINDER = """# the package's test packages from the copied sdist (cove_suite.install_test_packages)
+import importlib.util
+import sys
+
+TESTS = {tests!r}
+
+
+class TestPackages:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name in TESTS:
+            init = TESTS[name] + "/__init__.py"
+            return importlib.util.spec_from_file_location(
+                name, init, submodule_search_locations=[TESTS[name]]
+            )
+        return None
+
+
+sys.meta_path.insert(0, TestPackages)
+"""
+
+
+def install_test_packages(tests: dict[str, str]) -> None:
+    """Import the test packages `tests` (dotted name -> directory of the copy) from the copied
+    sdist, and only them, by a finder first on sys.meta_path: the installed package has no
+    tests/ (the guest's zip). In this process and, through a sitecustomize on PYTHONPATH, in
+    the interpreters its tests start."""
+    child = os.path.abspath("suite-child")
+    os.makedirs(child, exist_ok=True)
+    with open(os.path.join(child, "sitecustomize.py"), "w") as f:
+        f.write(FINDER.format(tests=tests))
+    os.environ["PYTHONPATH"] = child
+    sys.path.insert(0, child)
+    importlib.import_module("sitecustomize")  # the finder, in this process too

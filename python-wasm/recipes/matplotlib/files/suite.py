@@ -57,28 +57,6 @@ def directory(package):
     return os.path.join(os.getcwd(), "lib", *package.split("."))
 
 
-FINDER = """# matplotlib's test packages from the copied sdist (suite.py, which writes this)
-import importlib.util
-import sys
-
-TESTS = {tests!r}
-
-
-class TestPackages:
-    @staticmethod
-    def find_spec(name, path=None, target=None):
-        if name in TESTS:
-            init = TESTS[name] + "/__init__.py"
-            return importlib.util.spec_from_file_location(
-                name, init, submodule_search_locations=[TESTS[name]]
-            )
-        return None
-
-
-sys.meta_path.insert(0, TestPackages)
-"""
-
-
 if MODULE is None:
     names = []
     for package in PACKAGES:
@@ -94,13 +72,9 @@ else:
     import cove_suite
     import pytest
 
-    tests = {f"{p}.tests": os.path.join(directory(p), "tests") for p in PACKAGES}
-    os.makedirs("suite-child", exist_ok=True)
-    with open(os.path.join("suite-child", "sitecustomize.py"), "w") as f:
-        f.write(FINDER.format(tests=tests))
-    os.environ["PYTHONPATH"] = os.path.abspath("suite-child")
-    sys.path.insert(0, os.path.abspath("suite-child"))
-    import sitecustomize  # noqa: F401  (the finder, in this process too)
+    cove_suite.install_test_packages(
+        {f"{p}.tests": os.path.join(directory(p), "tests") for p in PACKAGES}
+    )
 
     # Tests that wait for a threading.Timer to press a key or a button while they block: the
     # guest runs a thread's run() to completion in start() (cove_guest.sandbox.threads), so

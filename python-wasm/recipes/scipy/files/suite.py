@@ -56,27 +56,6 @@ def packages():
     return dict(sorted(found.items()))
 
 
-FINDER = """# scipy's test packages from the copied sdist (suite.py, which writes this)
-import importlib.util
-import sys
-
-TESTS = {tests!r}
-
-
-class TestPackages:
-    @staticmethod
-    def find_spec(name, path=None, target=None):
-        if name in TESTS:
-            init = TESTS[name] + "/__init__.py"
-            return importlib.util.spec_from_file_location(
-                name, init, submodule_search_locations=[TESTS[name]]
-            )
-        return None
-
-
-sys.meta_path.insert(0, TestPackages)
-"""
-
 if MODULE is None:
     names = []
     for package, directory in packages().items():
@@ -90,12 +69,7 @@ else:
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     import cove_suite
 
-    os.makedirs("suite-child", exist_ok=True)
-    with open(os.path.join("suite-child", "sitecustomize.py"), "w") as f:
-        f.write(FINDER.format(tests=packages()))
-    os.environ["PYTHONPATH"] = os.path.abspath("suite-child")
-    sys.path.insert(0, os.path.abspath("suite-child"))
-    import sitecustomize  # noqa: F401  (the finder, in this process too)
+    cove_suite.install_test_packages(packages())
 
     path = os.path.join(*MODULE.split(".")) + ".py"
     imports = ["--import-mode=importlib", "-o", "consider_namespace_packages=true"]
