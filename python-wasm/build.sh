@@ -377,6 +377,8 @@ step_reactor() {
         -lwasi-emulated-mman -lc-printscan-long-double -lc++ -lc++abi -lunwind -lsetjmp)
     # No function pointer leads around a wrapper or to the host's controls.
     python3.11 "$HERE/check_link.py" table "$BUILD/reactor.wasm"
+    # No thread-local data: wasm-ld 19 would have put it at the wrong addresses.
+    python3.11 "$HERE/check_link.py" tls "$BUILD/reactor.wasm"
     # clang 19 writes WebAssembly's legacy exception instructions (C++ exceptions, setjmp);
     # wasmtime runs the standardised ones (exnref): binaryen rewrites them, and nothing else
     # (-g keeps the function names). A module without them is only re-encoded.

@@ -19,6 +19,11 @@ become the build's to catch:
 Function-signature mismatches (a call_indirect trap at run time) are the linker's to report:
 the reactor links with --fatal-warnings.
 
+- `tls WASM`: the linked reactor has no thread-local data. wasm-ld 19 links an object built
+  with -pthread into a module without shared memory with its thread-local variables at the
+  wrong addresses (llvm-project#116136); cross/wasi-cc drops -pthread, and this catches an
+  object that came around it.
+
 Two checks keep the limits that protect the host out of the guest's reach (cove_quota.c,
 cove_poll.c; guest memory is attacker-controlled, so a forged Python object can make the
 interpreter call any function in the indirect-call table, and write any byte of linear memory):
@@ -279,6 +284,50 @@ def table_problems(wasm: bytes) -> list[str]:
     return problems
 
 
+def tls_problems(wasm: bytes) -> list[str]:
+    """Thread-local data in the module: its data segments named .tdata or .tbss.
+
+    The reactor links without shared memory, and wasm-ld 19 then resolves the thread-local
+    accesses of an object compiled with -pthread (R_WASM_MEMORY_ADDR_TLS_SLEB) to __tls_base
+    plus the variable's absolute address: every such variable is read and written somewhere
+    else in memory (llvm-project#116136, fixed in LLVM 20). cross/wasi-cc drops -pthread, so
+    clang makes each thread_local a plain variable and no such segment is left; one that is
+    comes from an object built around the wrapper."""
+    if wasm[:4] != b"\0asm":
+        return ["not a WebAssembly module"]
+    segments: list[str] = []
+    named = False
+    i = 8
+    while i < len(wasm):
+        section = wasm[i]
+        size, i = _leb(wasm, i + 1)
+        end = i + size
+        if section == 0:
+            custom, j = _name(wasm, i)
+            if custom == "name":
+                named = True
+                while j < end:
+                    sub = wasm[j]
+                    sub_size, j = _leb(wasm, j + 1)
+                    if sub == 9:  # data segment names
+                        count, k = _leb(wasm, j)
+                        for _ in range(count):
+                            _, k = _leb(wasm, k)
+                            name, k = _name(wasm, k)
+                            segments.append(name)
+                    j += sub_size
+        i = end
+    if not named:
+        return ["the module has no name section: its data segments cannot be checked"]
+    return [
+        f"thread-local data segment {name}: an object compiled with -pthread, whose "
+        "thread-local accesses wasm-ld 19 links to the wrong addresses without shared memory "
+        "(llvm-project#116136); build it through cross/wasi-cc, which drops -pthread"
+        for name in segments
+        if name.startswith((".tdata", ".tbss"))
+    ]
+
+
 def wasm_globals(objdump: str, obj: str, names: list[str]) -> list[str]:
     """Which of `names` are not WebAssembly globals in the object `obj`."""
     listing = subprocess.run([objdump, "-t", obj], check=True, capture_output=True, text=True)
@@ -307,6 +356,8 @@ def main() -> None:
     p_glob.add_argument("names", nargs="+")
     p_table = sub.add_parser("table")
     p_table.add_argument("wasm", type=pathlib.Path)
+    p_tls = sub.add_parser("tls")
+    p_tls.add_argument("wasm", type=pathlib.Path)
     args = parser.parse_args()
     if args.command == "inittab":
         sys.stdout.write(inittab(args.modules_tsv))
@@ -319,6 +370,12 @@ def main() -> None:
             )
         name = pathlib.Path(args.object).name
         print(f"check_link: {len(args.names)} limits of {name} are wasm globals")
+        return
+    if args.command == "tls":
+        problems = tls_problems(args.wasm.read_bytes())
+        if problems:
+            sys.exit("check_link: " + "; ".join(problems))
+        print(f"check_link: {args.wasm.name} has no thread-local data")
         return
     if args.command == "table":
         problems = table_problems(args.wasm.read_bytes())

@@ -1,15 +1,18 @@
-"""python-wasm/check_link.py: the generated table of extension modules and the duplicate-symbol
-check of the reactor's link (build.sh step `reactor`), on small inputs."""
+"""python-wasm/check_link.py: the generated table of extension modules, the duplicate-symbol
+check of the reactor's link (build.sh step `reactor`) and its thread-local data check, on small
+inputs."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import pathlib
 import shutil
 import subprocess
 from types import ModuleType
 
 import pytest
+import wasmtime
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -105,3 +108,67 @@ def test_a_weak_c_symbol_in_two_archives_fails_unless_shared_by_design(
     c = _archive(tmp_path, "shared_a", shared)
     d = _archive(tmp_path, "shared_b", shared)
     assert check.duplicates(NM, AR, [c, d]) == []
+
+
+THREAD_LOCAL = """
+_Thread_local int counter = 5;
+int bump(void) { return ++counter; }
+int main(void) { return bump(); }
+"""
+
+
+def _thread_local_program(tmp: pathlib.Path, compiler: list[str], name: str) -> pathlib.Path:
+    """THREAD_LOCAL compiled with -pthread by `compiler` and linked, as the reactor is, without
+    shared memory."""
+    assert CLANG
+    (tmp / "t.c").write_text(THREAD_LOCAL)
+    env = {"WASI_SYSROOT": "/usr", "WASI_LLVM": str(pathlib.Path(CLANG).resolve().parent)}
+    obj = tmp / f"{name}.o"
+    subprocess.run(
+        [*compiler, "-pthread", "-O1", "-c", str(tmp / "t.c"), "-o", str(obj)],
+        check=True,
+        env={**os.environ, **env},
+    )
+    wasm = tmp / f"{name}.wasm"
+    subprocess.run(
+        [CLANG, "--target=wasm32-wasi", "--sysroot=/usr", str(obj), "-o", str(wasm)], check=True
+    )
+    return wasm
+
+
+def _exit_code(wasm: pathlib.Path) -> int | str:
+    engine = wasmtime.Engine()
+    store = wasmtime.Store(engine)
+    store.set_wasi(wasmtime.WasiConfig())
+    linker = wasmtime.Linker(engine)
+    linker.define_wasi()
+    start = linker.instantiate(store, wasmtime.Module.from_file(engine, str(wasm)))
+    func = start.exports(store)["_start"]
+    assert isinstance(func, wasmtime.Func)
+    try:
+        func(store)
+    except wasmtime.ExitTrap as e:
+        return e.code
+    except wasmtime.Trap:
+        return "trap"
+    return 0
+
+
+@pytest.mark.skipif(
+    not (CLANG and pathlib.Path("/usr/lib/wasm32-wasi/crt1.o").is_file()),
+    reason="clang-19 and Debian's wasi-libc (build.sh toolchain)",
+)
+def test_thread_local_data_from_a_pthread_object_is_refused_and_wasi_cc_leaves_none(
+    tmp_path: pathlib.Path,
+) -> None:
+    # wasm-ld 19 puts a -pthread object's thread_local at __tls_base plus its absolute address
+    # when memory is not shared (llvm-project#116136): HiGHS's scheduler pointer, in scipy.
+    assert CLANG
+    check = _check_link()
+    raw = _thread_local_program(tmp_path, [CLANG, "--target=wasm32-wasi", "--sysroot=/usr"], "raw")
+    problems = check.tls_problems(raw.read_bytes())
+    assert len(problems) == 1 and "thread-local data segment .tdata" in problems[0]
+    assert _exit_code(raw) != 6  # what the check is for: the counter is read from elsewhere
+    wrapped = _thread_local_program(tmp_path, [str(ROOT / "python-wasm/cross/wasi-cc")], "wrapped")
+    assert check.tls_problems(wrapped.read_bytes()) == []
+    assert _exit_code(wrapped) == 6  # counter read from where it was written: 5, bumped
