@@ -299,6 +299,8 @@ step_cpython() {
 
 step_stdlib() {
     local out=$BUILD/stdlib
+    # the patches to Lib/ (pgo and cpython apply them too; a rebuild of the stdlib alone needs them)
+    (cd "$SRC/$PY_PKG-3.11.2" && for p in "$HERE"/patches/cpython-*.patch; do apply_patch "$p"; done)
     rm -rf "$out" && mkdir -p "$out"
     python3.11 "$HERE/make_stdlib.py" --lib "$SRC/$PY_PKG-3.11.2/Lib" \
         --sysconfigdata "$(ls "$BUILD/cpython-wasi/$(cat "$BUILD/cpython-wasi/pybuilddir.txt")"/_sysconfigdata_*.py)" \
