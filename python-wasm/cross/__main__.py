@@ -55,6 +55,20 @@ def main() -> None:
     su = sub.add_parser("suite")
     su.add_argument("recipe")
     su.add_argument("--out", type=pathlib.Path)
+    su.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PREFIX",
+        help="run only the test modules whose dotted name starts with PREFIX (repeatable)",
+    )
+    su.add_argument(
+        "--limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the time one test module may take, on each side (default 600)",
+    )
     su.add_argument("--cpython", default=default_build)
     su.add_argument("--work", default=None)
     sub.add_parser("env")
@@ -74,7 +88,7 @@ def main() -> None:
             sys.exit(f"cross: no recipe {args.recipe!r}")
         cpython = pathlib.Path(args.cpython).resolve()
         tc = Toolchain(pathlib.Path(args.work or cpython / "cross").resolve(), cpython)
-        suite.run(tc, recipes[args.recipe], args.out)
+        suite.run(tc, recipes[args.recipe], args.out, only=args.only, limit_s=args.limit)
         return
     if args.command == "list":
         for r in recipes.values():

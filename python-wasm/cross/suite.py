@@ -1,6 +1,7 @@
 """A built package's own test suite, in Cove sessions of the committed artifact and natively:
 
     .venv/bin/python -m cross suite lxml [--out report.json]      (from python-wasm/)
+        [--only scipy.optimize.tests.test_milp ...] [--limit SECONDS]
 
 Run with the repository's venv (it needs `cove`, and the package's native wheel at the recipe's
 version for the native side, which the dev dependencies pin). The recipe names the suite in its
@@ -33,7 +34,7 @@ from typing import Any
 from .recipe import Recipe
 from .toolchain import Toolchain
 
-CALL_TIMEOUT_S = 600
+CALL_TIMEOUT_S = 600  # one test module's time, on each side (--limit)
 
 
 def _files(tc: Toolchain, recipe: Recipe) -> dict[str, bytes]:
@@ -85,22 +86,32 @@ def _script(tc: Toolchain, recipe: Recipe, module: str | None) -> str:
     return f"MODULE = {module!r}\n" + text
 
 
-async def _guest(tc: Toolchain, recipe: Recipe, files: dict[str, bytes]) -> dict[str, Any]:
+def _chosen(modules: list[str], only: list[str]) -> list[str]:
+    return [m for m in modules if not only or any(m.startswith(p) for p in only)]
+
+
+async def _guest(
+    tc: Toolchain, recipe: Recipe, files: dict[str, bytes], only: list[str], limit_s: float
+) -> dict[str, Any]:
     import anyio
+    import msgspec
 
     import cove
 
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as root:
+        limits = cove.Limits(
+            timeout_s=limit_s,
+            memory_bytes=2048 * cove.MiB,
+            max_output_bytes=16 * cove.MiB,
+            workspace_bytes=1024 * cove.MiB,
+            workspace_files=100_000,
+        )
+        # the ceilings too: a pool's default ceiling on a call's time is 300 s
         settings = cove.PoolSettings(
             workspace_root=root,
-            defaults=cove.Limits(
-                timeout_s=CALL_TIMEOUT_S,
-                memory_bytes=2048 * cove.MiB,
-                max_output_bytes=16 * cove.MiB,
-                workspace_bytes=1024 * cove.MiB,
-                workspace_files=100_000,
-            ),
+            defaults=limits,
+            ceilings=msgspec.structs.replace(cove.PoolSettings().ceilings, timeout_s=limit_s),
         )
         async with cove.Pool(settings) as pool:
 
@@ -117,7 +128,7 @@ async def _guest(tc: Toolchain, recipe: Recipe, files: dict[str, bytes]) -> dict
                     return json.loads(lines[-1])
                 return _failed(module, f"{result.outcome}: {result.stderr[-300:]}")
 
-            modules = await call(None)
+            modules = _chosen(await call(None), only)
             limiter = anyio.CapacityLimiter(2)
 
             async def one(module: str) -> None:
@@ -131,7 +142,9 @@ async def _guest(tc: Toolchain, recipe: Recipe, files: dict[str, bytes]) -> dict
     return results
 
 
-def _native(tc: Toolchain, recipe: Recipe, files: dict[str, bytes]) -> dict[str, Any]:
+def _native(
+    tc: Toolchain, recipe: Recipe, files: dict[str, bytes], only: list[str], limit_s: float
+) -> dict[str, Any]:
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as root:
         for name, data in files.items():
@@ -144,7 +157,7 @@ def _native(tc: Toolchain, recipe: Recipe, files: dict[str, bytes]) -> dict[str,
                 cwd=root,
                 capture_output=True,
                 text=True,
-                timeout=CALL_TIMEOUT_S,
+                timeout=limit_s,
                 env={**os.environ, "PYTHONHASHSEED": "0"},
                 check=False,
             )
@@ -158,7 +171,7 @@ def _native(tc: Toolchain, recipe: Recipe, files: dict[str, bytes]) -> dict[str,
                 "errors": [[str(module), done.stderr[-300:]]],
             }
 
-        for module in call(None):
+        for module in _chosen(call(None), only):
             results[module] = call(module)
             print(f"native {module}: {_counts(results[module])}", file=sys.stderr)
     return results
@@ -174,14 +187,22 @@ def _counts(r: dict[str, Any]) -> str:
     return f"{r['run']} run, {r['skipped']} skipped, {failed} failed, {errors} errors"
 
 
-def run(tc: Toolchain, recipe: Recipe, out: pathlib.Path | None) -> None:
+def run(
+    tc: Toolchain,
+    recipe: Recipe,
+    out: pathlib.Path | None,
+    *,
+    only: list[str] | None = None,
+    limit_s: float | None = None,
+) -> None:
     import anyio
 
     if not recipe.suite:
         sys.exit(f"cross: {recipe.name} has no [test] suite")
     files = _files(tc, recipe)
-    guest = anyio.run(_guest, tc, recipe, files)
-    native = _native(tc, recipe, files)
+    only, limit_s = only or [], limit_s or CALL_TIMEOUT_S
+    guest = anyio.run(_guest, tc, recipe, files, only, limit_s)
+    native = _native(tc, recipe, files, only, limit_s)
     report: dict[str, Any] = {"guest": guest, "native": native, "only_in_guest": {}}
     totals = {side: [0, 0, 0, 0] for side in ("guest", "native")}
     print("| module | guest: run / skipped / failed / errors | native |")
@@ -199,9 +220,9 @@ def run(tc: Toolchain, recipe: Recipe, out: pathlib.Path | None) -> None:
             t[3] += len(r["errors"])
         print(f"| {module} | {_counts(g)} | {_counts(n)} |")
         bad_natively = {t for t, _ in n["failures"] + n["errors"]}
-        only = [[t, why] for t, why in g["failures"] + g["errors"] if t not in bad_natively]
-        if only:
-            report["only_in_guest"][module] = only
+        new = [[t, why] for t, why in g["failures"] + g["errors"] if t not in bad_natively]
+        if new:
+            report["only_in_guest"][module] = new
     for side, t in totals.items():
         print(f"{side}: {t[0]} run, {t[1]} skipped, {t[2]} failed, {t[3]} errors")
     for items in report["only_in_guest"].values():
