@@ -955,6 +955,66 @@ _case(
     """,
 )
 _case(
+    "sp_special_integer_orders",
+    """
+    # tolerance: 9 significant digits (special functions use libm)
+    # The functions whose order or count is an integer, called with Python ints and int64 arrays
+    # as model code does: their integer loops, with no warning (wasm32's C long is 32 bits).
+    import warnings
+    import numpy as np
+    from scipy import special
+    fmt = lambda a: [f"{v:.9g}" for v in np.atleast_1d(a)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        print(fmt(special.eval_hermite(3, 0.5)), fmt(special.eval_hermitenorm(4, 1.5)))
+        print(fmt(special.eval_hermite(np.arange(6), 0.7)), special.eval_hermite(np.arange(3), 0.7).dtype)
+        print(fmt(special.eval_legendre(7, 0.3)), fmt(special.eval_laguerre(4, 1.2)), fmt(special.eval_chebyt(5, 0.3)))
+        print(fmt(special.eval_genlaguerre(3, 0.5, 2.0)), fmt(special.eval_jacobi(3, 0.5, 1.5, 0.2)), fmt(special.eval_gegenbauer(4, 0.75, 0.4)))
+        print(fmt(special.kn(2, 1.5)), fmt(special.yn(3, 2.0)), fmt(special.expn(2, 1.0)))
+        print(fmt(special.bdtr(3, 10, 0.5)), fmt(special.bdtrc(3, 10, 0.5)), fmt(special.bdtri(3, 10, 0.4)))
+        print(fmt(special.nbdtr(2, 5, 0.4)), fmt(special.pdtri(3, 0.5)), fmt(special.smirnov(5, 0.3)), fmt(special.smirnovi(5, 0.2)))
+        print(fmt(special.bdtr(np.array([1, 2, 3]), np.array([10, 10, 10]), 0.3)))
+    print(fmt(special.eval_hermite(-1, 0.5)), fmt(special.kn(np.int32(2), 1.5)))
+    # an explicit loop by type codes: intp's, as scipy's own tests ask for it
+    n = np.arange(4).astype(np.intp)
+    print(fmt(special.eval_chebyt(n, 0.3, sig=n.dtype.char + "d->d")), fmt(special.eval_chebyt(n, 0.3, sig="dd->d")))
+    """,
+)
+_case(
+    "sp_signal_peak_widths_of_given_peaks",
+    """
+    # tolerance: 6 decimals on widths and prominences
+    # peaks the caller lists (Python ints: int64), not find_peaks' output (intp)
+    import numpy as np
+    from scipy import signal
+    x = np.sin(np.linspace(0, 4 * np.pi, 200)) + np.linspace(0, 1, 200)
+    peaks = [26, 126, 60]  # two maxima and a point on a slope (prominence 0, and a warning)
+    prom, left, right = signal.peak_prominences(x, peaks)
+    print(np.round(prom, 6).tolist(), left.tolist(), right.tolist())
+    print(np.round(signal.peak_widths(x, np.array(peaks), rel_height=0.5)[0], 6).tolist())
+    for bad in ([500], [10**12], [-3]):
+        try:
+            signal.peak_widths(x, bad)
+        except ValueError as e:
+            print("ValueError:", e)
+    """,
+)
+_case(
+    "sp_fft_set_backend",
+    """
+    # tolerance: 8 decimals (pocketfft)
+    # scipy.fft's backend control keys its cache by threading.get_native_id()
+    import os, threading
+    import numpy as np
+    from scipy import fft
+    with fft.set_backend("scipy", only=True):
+        print(np.round(fft.fft([1.0, 2, 3, 4]), 8) + 0.0)
+    with fft.set_backend("scipy"):
+        print(np.round(fft.irfft([10.0, -2 + 2j, -2]), 8) + 0.0)
+    print(threading.get_native_id() == os.getpid(), threading.main_thread().native_id == threading.get_native_id())
+    """,
+)
+_case(
     "sp_fft_transforms",
     """
     # tolerance: 8 decimals (pocketfft; -0.0 normalised)

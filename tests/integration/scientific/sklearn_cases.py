@@ -62,6 +62,31 @@ _case(
     """,
 )
 _case(
+    "sk_sampling_without_replacement",
+    """
+    # tolerance: 6 decimals (make_classification multiplies with BLAS; tree scores)
+    # make_classification's defaults (2 informative features: a hypercube of 4 vertices, drawn
+    # without replacement), bagging and IsolationForest all sample through
+    # sklearn.utils.random.sample_without_replacement
+    import numpy as np
+    from sklearn.datasets import make_classification
+    from sklearn.ensemble import BaggingClassifier, IsolationForest
+    from sklearn.utils.random import sample_without_replacement
+    X, y = make_classification(n_samples=300, n_classes=2, random_state=0)
+    print(X.shape, np.bincount(y).tolist(), np.round(X[0, :4], 6))
+    # the int64 of 64-bit Linux (the "auto" method's permutation is numpy's legacy C long: int32
+    # in the guest, docs/packages.md)
+    s = sample_without_replacement(100, 90, method="reservoir_sampling", random_state=0)
+    print(s[:10].tolist(), s.dtype)
+    for method in ("tracking_selection", "reservoir_sampling", "pool", "auto"):
+        print(method, sample_without_replacement(50, 8, method=method, random_state=1).tolist())
+    bag = BaggingClassifier(n_estimators=10, max_samples=0.5, max_features=0.5, random_state=0).fit(X, y)
+    print("bagging", round(bag.score(X, y), 6), bag.estimators_features_[0].tolist())
+    iso = IsolationForest(n_estimators=50, random_state=0).fit(X)
+    print("iforest", np.round(iso.score_samples(X[:4]), 6).tolist(), int((iso.predict(X) == -1).sum()))
+    """,
+)
+_case(
     "sk_fetch_california_housing_offline",
     """
     # raises on purpose: a download-only dataset; data_home is a fresh empty directory and
