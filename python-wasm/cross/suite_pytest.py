@@ -124,3 +124,28 @@ def install_test_packages(tests: dict[str, str]) -> None:
     os.environ["PYTHONPATH"] = child
     sys.path.insert(0, child)
     importlib.import_module("sitecustomize")  # the finder, in this process too
+
+
+def modules_of(tests: dict[str, str], only: dict[str, list[str]] | None = None) -> list[str]:
+    """The dotted names of the test modules (test_*.py) of each test package of `tests` (dotted
+    name -> directory of the copy), in order; of a package `only` names, just those it lists."""
+    names: list[str] = []
+    for package, directory in tests.items():
+        files = sorted(
+            n[:-3] for n in os.listdir(directory) if n.startswith("test_") and n.endswith(".py")
+        )
+        keep = (only or {}).get(package)
+        names += [f"{package}.{n}" for n in files if keep is None or n in keep]
+    return names
+
+
+def run_test_module(module: str, tests: dict[str, str]) -> None:
+    """Run the test module `module` (a dotted name modules_of gave) from the copy, its test
+    packages `tests` imported from there (install_test_packages), pytest's plugins only
+    (PYTEST_DISABLE_PLUGIN_AUTOLOAD), and print the result. pytest imports it as that dotted
+    name: --import-mode=importlib with namespace packages walks up from the copied tests/ to
+    the first dotted name that imports as that file."""
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    install_test_packages(tests)
+    path = os.path.join(*module.split(".")) + ".py"
+    run(module, [path, "--import-mode=importlib", "-o", "consider_namespace_packages=true"])

@@ -57,24 +57,18 @@ def directory(package):
     return os.path.join(os.getcwd(), "lib", *package.split("."))
 
 
+TESTS = {f"{p}.tests": os.path.join(directory(p), "tests") for p in PACKAGES}
+
 if MODULE is None:
-    names = []
-    for package in PACKAGES:
-        tests = os.path.join(directory(package), "tests")
-        names += sorted(
-            f"{package}.tests.{n[:-3]}"
-            for n in os.listdir(tests)
-            if n.startswith("test_") and n.endswith(".py")
-        )
-    print(json.dumps(names))
+    import cove_suite
+
+    print(json.dumps(cove_suite.modules_of(TESTS)))
 else:
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     import cove_suite
     import pytest
 
-    cove_suite.install_test_packages(
-        {f"{p}.tests": os.path.join(directory(p), "tests") for p in PACKAGES}
-    )
+    cove_suite.install_test_packages(TESTS)
 
     # Tests that wait for a threading.Timer to press a key or a button while they block: the
     # guest runs a thread's run() to completion in start() (cove_guest.sandbox.threads), so

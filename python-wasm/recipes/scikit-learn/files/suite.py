@@ -20,6 +20,8 @@ import sys
 
 MODULE = globals().get("MODULE")
 sys.path.insert(0, os.path.join(os.getcwd(), "suite-site"))
+import cove_suite  # noqa: E402 (in suite-site/)
+
 PACKAGES = ["linear_model", "ensemble", "cluster", "decomposition", "svm", "tree", "neighbors",
             "model_selection", "metrics", "preprocessing", "datasets", "manifold",
             "feature_extraction", "impute", "inspection"]  # fmt: skip
@@ -38,21 +40,6 @@ def packages():
 
 
 if MODULE is None:
-    names = [f"sklearn.tests.{n}" for n in TOP_LEVEL]
-    for package, directory in packages().items():
-        if package != "sklearn.tests":
-            names += sorted(
-                f"{package}.{n[:-3]}"
-                for n in os.listdir(directory)
-                if n.startswith("test_") and n.endswith(".py")
-            )
-    print(json.dumps(names))
+    print(json.dumps(cove_suite.modules_of(packages(), only={"sklearn.tests": TOP_LEVEL})))
 else:
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    import cove_suite
-
-    cove_suite.install_test_packages(packages())
-
-    path = os.path.join(*MODULE.split(".")) + ".py"
-    imports = ["--import-mode=importlib", "-o", "consider_namespace_packages=true"]
-    cove_suite.run(MODULE, [path, *imports])
+    cove_suite.run_test_module(MODULE, packages())

@@ -28,6 +28,8 @@ import sys
 
 MODULE = globals().get("MODULE")
 sys.path.insert(0, os.path.join(os.getcwd(), "suite-site"))
+import cove_suite  # noqa: E402 (in suite-site/)
+
 if sys.platform == "wasi":
     # scipy/conftest.py asks multiprocessing for the 'forkserver' start method (against fork
     # from threads), which the guest, starting no processes, does not have: the request is
@@ -57,20 +59,6 @@ def packages():
 
 
 if MODULE is None:
-    names = []
-    for package, directory in packages().items():
-        names += sorted(
-            f"{package}.{n[:-3]}"
-            for n in os.listdir(directory)
-            if n.startswith("test_") and n.endswith(".py")
-        )
-    print(json.dumps(names))
+    print(json.dumps(cove_suite.modules_of(packages())))
 else:
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    import cove_suite
-
-    cove_suite.install_test_packages(packages())
-
-    path = os.path.join(*MODULE.split(".")) + ".py"
-    imports = ["--import-mode=importlib", "-o", "consider_namespace_packages=true"]
-    cove_suite.run(MODULE, [path, *imports])
+    cove_suite.run_test_module(MODULE, packages())
