@@ -371,17 +371,18 @@ def main() -> None:
         name = pathlib.Path(args.object).name
         print(f"check_link: {len(args.names)} limits of {name} are wasm globals")
         return
-    if args.command == "tls":
-        problems = tls_problems(args.wasm.read_bytes())
+    if args.command in ("table", "tls"):  # the checks of the linked module
+        check, passed = {
+            "table": (
+                table_problems,
+                f"the indirect-call table of {args.wasm.name} leads around no wrapper",
+            ),
+            "tls": (tls_problems, f"{args.wasm.name} has no thread-local data"),
+        }[args.command]
+        problems = check(args.wasm.read_bytes())
         if problems:
             sys.exit("check_link: " + "; ".join(problems))
-        print(f"check_link: {args.wasm.name} has no thread-local data")
-        return
-    if args.command == "table":
-        problems = table_problems(args.wasm.read_bytes())
-        if problems:
-            sys.exit("check_link: " + "; ".join(problems))
-        print(f"check_link: the indirect-call table of {args.wasm.name} leads around no wrapper")
+        print(f"check_link: {passed}")
         return
     ar = args.ar or args.nm.replace("llvm-nm", "llvm-ar")
     problems = duplicates(args.nm, ar, args.inputs)
