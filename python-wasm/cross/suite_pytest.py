@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import gc
+import glob
 import importlib
 import json
 import os
@@ -124,6 +125,19 @@ def install_test_packages(tests: dict[str, str]) -> None:
     os.environ["PYTHONPATH"] = child
     sys.path.insert(0, child)
     importlib.import_module("sitecustomize")  # the finder, in this process too
+
+
+def test_packages(package: str, subpackages: Iterable[str]) -> dict[str, str]:
+    """The test packages (a tests/ with its __init__.py, at any depth) of each of `subpackages`
+    of `package` in the copy, which the current directory holds as the sdist lays it out: dotted
+    name -> directory."""
+    found: dict[str, str] = {}
+    for sub in subpackages:
+        pattern = os.path.join(package, sub, "**", "tests", "__init__.py")
+        for init in glob.glob(pattern, recursive=True):
+            directory = os.path.dirname(init)
+            found[".".join(directory.split(os.sep))] = os.path.abspath(directory)
+    return dict(sorted(found.items()))
 
 
 def modules_of(tests: dict[str, str], only: dict[str, list[str]] | None = None) -> list[str]:

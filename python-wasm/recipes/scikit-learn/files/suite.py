@@ -13,7 +13,6 @@
 # finder gives those packages, and only them, from the copied directories, on both sides
 # alike (scipy's suite does the same, and says more). setup.cfg's pytest options
 # (--doctest-modules) are not taken: the docstrings' examples are not the suite's subject.
-import glob
 import json
 import os
 import sys
@@ -30,12 +29,8 @@ TOP_LEVEL = ["test_pipeline", "test_naive_bayes"]  # sklearn/tests: sklearn.pipe
 
 def packages():
     """The test packages of PACKAGES in the copy, and sklearn.tests: dotted name -> directory."""
-    found = {"sklearn.tests": os.path.abspath(os.path.join("sklearn", "tests"))}
-    for package in PACKAGES:
-        for init in glob.glob(os.path.join("sklearn", package, "**", "tests", "__init__.py"),
-                              recursive=True):  # fmt: skip
-            directory = os.path.dirname(init)
-            found[".".join(directory.split(os.sep))] = os.path.abspath(directory)
+    found = cove_suite.test_packages("sklearn", PACKAGES)
+    found["sklearn.tests"] = os.path.abspath(os.path.join("sklearn", "tests"))
     return dict(sorted(found.items()))
 
 

@@ -21,7 +21,6 @@
 # suite-site/). Plugins installed in the venv are not loaded (PYTEST_DISABLE_PLUGIN_AUTOLOAD),
 # so both sides run pytest's own plugins only; hypothesis is not there, and scipy's tests that
 # need it skip on both sides.
-import glob
 import json
 import os
 import sys
@@ -49,13 +48,7 @@ MODULES = ["stats", "optimize", "interpolate", "integrate", "signal", "linalg", 
 
 def packages():
     """The test packages of MODULES in the copy: dotted name -> directory."""
-    found = {}
-    for module in MODULES:
-        for init in glob.glob(os.path.join("scipy", module, "**", "tests", "__init__.py"),
-                              recursive=True):  # fmt: skip
-            directory = os.path.dirname(init)
-            found[".".join(directory.split(os.sep))] = os.path.abspath(directory)
-    return dict(sorted(found.items()))
+    return cove_suite.test_packages("scipy", MODULES)
 
 
 if MODULE is None:
