@@ -15,14 +15,13 @@ become the build's to catch:
   build otherwise (the fix is a rename header or a `.localize` list, scientific/files/renames).
   A weak C symbol (an `extern "C"` inline function) in two archives fails too, unless
   `SHARED_WEAK` names it: the linker keeps one copy without a word.
-
-Function-signature mismatches (a call_indirect trap at run time) are the linker's to report:
-the reactor links with --fatal-warnings.
-
 - `tls WASM`: the linked reactor has no thread-local data. wasm-ld 19 links an object built
   with -pthread into a module without shared memory with its thread-local variables at the
   wrong addresses (llvm-project#116136); cross/wasi-cc drops -pthread, and this catches an
   object that came around it.
+
+Function-signature mismatches (a call_indirect trap at run time) are the linker's to report:
+the reactor links with --fatal-warnings.
 
 Two checks keep the limits that protect the host out of the guest's reach (cove_quota.c,
 cove_poll.c; guest memory is attacker-controlled, so a forged Python object can make the
