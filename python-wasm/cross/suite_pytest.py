@@ -1,5 +1,6 @@
-# The pytest side the recipes' suite scripts share (numpy's, Pillow's, matplotlib's): run one
-# test module and print its result as JSON, the way cross/suite.py reads it. cross/suite.py
+# The pytest side the recipes' suite scripts share (numpy's, Pillow's, matplotlib's, scipy's,
+# scikit-learn's): list the test modules, run one and print its result as JSON, the way
+# cross/suite.py reads it. cross/suite.py
 # copies this file into suite-site/ as cove_suite.py, next to pytest itself, for a recipe whose
 # suite-packages include pytest; it runs in a Cove session and natively alike, so it imports
 # nothing but pytest and the standard library.
@@ -127,7 +128,7 @@ def install_test_packages(tests: dict[str, str]) -> None:
     importlib.import_module("sitecustomize")  # the finder, in this process too
 
 
-def test_packages(package: str, subpackages: Iterable[str]) -> dict[str, str]:
+def packages_with_tests(package: str, subpackages: Iterable[str]) -> dict[str, str]:
     """The test packages (a tests/ with its __init__.py, at any depth) of each of `subpackages`
     of `package` in the copy, which the current directory holds as the sdist lays it out: dotted
     name -> directory."""

@@ -29,7 +29,7 @@ TOP_LEVEL = ["test_pipeline", "test_naive_bayes"]  # sklearn/tests: sklearn.pipe
 
 def packages():
     """The test packages of PACKAGES in the copy, and sklearn.tests: dotted name -> directory."""
-    found = cove_suite.test_packages("sklearn", PACKAGES)
+    found = cove_suite.packages_with_tests("sklearn", PACKAGES)
     found["sklearn.tests"] = os.path.abspath(os.path.join("sklearn", "tests"))
     return dict(sorted(found.items()))
 

@@ -48,7 +48,7 @@ MODULES = ["stats", "optimize", "interpolate", "integrate", "signal", "linalg", 
 
 def packages():
     """The test packages of MODULES in the copy: dotted name -> directory."""
-    return cove_suite.test_packages("scipy", MODULES)
+    return cove_suite.packages_with_tests("scipy", MODULES)
 
 
 if MODULE is None:
