@@ -1,9 +1,8 @@
 # The pytest side the recipes' suite scripts share (numpy's, Pillow's, matplotlib's, scipy's,
 # scikit-learn's): list the test modules, run one and print its result as JSON, the way
-# cross/suite.py reads it. cross/suite.py
-# copies this file into suite-site/ as cove_suite.py, next to pytest itself, for a recipe whose
-# suite-packages include pytest; it runs in a Cove session and natively alike, so it imports
-# nothing but pytest and the standard library.
+# cross/suite.py reads it. cross/suite.py copies this file into suite-site/ as cove_suite.py,
+# next to pytest itself, for a recipe whose suite-packages include pytest; it runs in a Cove
+# session and natively alike, so it imports nothing but pytest and the standard library.
 #
 # The result: tests run (skipped ones included), skipped, and each failure and error with the
 # last line of its report (once a test: setup, call or teardown), plus the skip reasons (for
