@@ -196,7 +196,9 @@ def main() -> None:
         selected.discard("http")
     cache = str(pathlib.Path(tempfile.gettempdir()) / "cove-bench-cache")
     machine = _machine()
-    run = {"commit": machine["commit"], "date": machine["date"]}  # a section's own stamp
+    # a section's own stamp: a run of some sections alone may be on another machine than the
+    # full run's (a VM's host changes), whose line heads docs/benchmarks.md
+    run = {"commit": machine["commit"], "date": machine["date"], "cpu": machine["cpu_model"]}
     method = {"rounds": args.rounds, "n": args.n, "duration_s": args.duration}
     results: dict[str, Any] = {}
     if args.only and RESULTS.exists():
